@@ -1,0 +1,73 @@
+# attest - top-level Makefile.
+#
+#   make            build everything (release variant) into $(O)/rel
+#   make check      install deps, build, run unit (ASan+UBSan), integration,
+#                   fuzz (time-boxed) and VM tests
+#   make demo       install deps, build, run the demo fleet
+#   make bench      benchmarks against the reference tools (not a test)
+#   make fuzz       long fuzzing runs (FUZZ_SECONDS=N per target)
+#   make install    install binaries under $(DESTDIR)$(PREFIX)
+#
+# Out-of-tree: make -f /path/to/attest/Makefile O=/tmp/attest-build
+SRC := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+O ?= $(SRC)/build
+override O := $(abspath $(O))
+PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 20
+CHECK_FUZZ_SECONDS ?= 15
+SKIP_DEPS ?=
+
+BUILD = $(MAKE) --no-print-directory -f $(SRC)/mk/build.mk SRC=$(SRC)
+
+.PHONY: all rel san fuzz-build deps check unit integration fuzz-check vm-check \
+	demo bench fuzz install clean kernel
+
+all: rel
+
+deps:
+ifeq ($(SKIP_DEPS),)
+	@$(SRC)/deploy/install-deps.sh
+endif
+
+rel:
+	@$(BUILD) B=$(O)/rel VARIANT=rel all
+
+san:
+	@$(BUILD) B=$(O)/san VARIANT=san all tests
+
+fuzz-build:
+	@$(BUILD) B=$(O)/fuzz VARIANT=fuzz fuzzers
+
+kernel:
+	@$(MAKE) --no-print-directory -C $(SRC)/kernel
+
+unit: san
+	@$(SRC)/tests/run-unit.sh $(O)/san
+
+integration: rel
+	@$(SRC)/tests/run-integration.sh $(O)/rel
+
+fuzz-check: fuzz-build
+	@$(SRC)/tests/fuzz/run.sh $(O)/fuzz $(CHECK_FUZZ_SECONDS)
+
+vm-check: rel
+	@if [ -x $(SRC)/tests/vm/run.sh ]; then $(SRC)/tests/vm/run.sh $(O); fi
+
+check: deps
+	@$(MAKE) --no-print-directory -f $(SRC)/Makefile O=$(O) SKIP_DEPS=1 rel san fuzz-build
+	@$(SRC)/tests/run-all.sh $(O) $(CHECK_FUZZ_SECONDS)
+
+fuzz: deps fuzz-build
+	@$(SRC)/tests/fuzz/run.sh $(O)/fuzz $(FUZZ_SECONDS)
+
+bench: deps rel
+	@$(SRC)/bench/run.sh $(O)/rel
+
+demo: deps rel
+	@$(SRC)/deploy/demo.sh $(O)
+
+install: rel
+	@$(BUILD) B=$(O)/rel VARIANT=rel install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+clean:
+	rm -rf $(O)

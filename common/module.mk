@@ -1,0 +1,2 @@
+# libattest
+LIB_SRCS += $(wildcard $(SRC)/common/src/*.c)

@@ -1,0 +1,94 @@
+# mk/build.mk - builds one variant of the userspace tree into $(B).
+#
+# VARIANT=rel   -O2, fortify, stack protector
+# VARIANT=san   -O1, ASan + UBSan, -fno-sanitize-recover=all (unit tests)
+# VARIANT=fuzz  clang, libFuzzer + ASan + UBSan (fuzz targets only)
+#
+# Components add themselves through */module.mk fragments that append to
+# LIB_SRCS, BINS, TESTS and FUZZERS.
+SRC ?= $(CURDIR)
+B ?= $(SRC)/build/rel
+VARIANT ?= rel
+PREFIX ?= /usr/local
+
+PKGS := openssl json-c
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wpointer-arith \
+	-Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -I$(SRC)/common/include \
+	-I$(SRC)/common/src $(PKG_CFLAGS) -MMD -MP
+
+ifeq ($(VARIANT),san)
+CC := gcc
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+V_CFLAGS := -O1 $(SAN)
+V_LDFLAGS := $(SAN)
+else ifeq ($(VARIANT),fuzz)
+CC := clang
+SAN := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+V_CFLAGS := -O1 $(SAN) -fsanitize=fuzzer-no-link -DATT_FUZZING
+V_LDFLAGS := $(SAN)
+else
+V_CFLAGS := -O2 -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+V_LDFLAGS := -pie -Wl,-z,relro,-z,now
+endif
+
+ALL_CFLAGS := $(BASE_CFLAGS) $(V_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS := $(V_LDFLAGS) $(LDFLAGS)
+
+LIB_SRCS :=
+BINS :=
+TESTS :=
+FUZZERS :=
+TOOLS :=
+
+include $(wildcard $(SRC)/*/module.mk $(SRC)/tests/*/module.mk $(SRC)/bench/module.mk)
+
+LIB := $(B)/libattest.a
+LIB_OBJS := $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(LIB_SRCS))
+
+.PHONY: all tests fuzzers install
+.DEFAULT_GOAL := all
+
+all: $(LIB) $(BINS) $(TOOLS)
+tests: $(TESTS) $(TOOLS)
+fuzzers: $(FUZZERS)
+
+$(B)/obj/%.o: $(SRC)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $(patsubst $(B)/%,%,$@)"
+	@$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  AR      $(notdir $@)"
+	@rm -f $@ && ar rcs $@ $^
+
+# Link rule: a binary from its objects, libattest and extra libraries.
+# $(1) target, $(2) sources, $(3) extra libs
+define att_link
+$(1): $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(2)) $(LIB)
+	@mkdir -p $$(dir $$@)
+	@echo "  LD      $$(patsubst $(B)/%,%,$$@)"
+	@$$(CC) $$(ALL_LDFLAGS) -o $$@ $$(filter %.o,$$^) $(LIB) $(3) $$(PKG_LIBS) -lpthread
+endef
+
+define att_fuzzer
+$(1): $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(2)) $(LIB)
+	@mkdir -p $$(dir $$@)
+	@echo "  FUZZ    $$(patsubst $(B)/%,%,$$@)"
+	@$$(CC) $$(ALL_LDFLAGS) -fsanitize=fuzzer -o $$@ $$(filter %.o,$$^) $(LIB) $(3) $$(PKG_LIBS) -lpthread
+endef
+
+$(foreach t,$(LINKS),$(eval $(call att_link,$(t),$($(t)_SRCS),$($(t)_LIBS))))
+$(foreach t,$(FUZZERS),$(eval $(call att_fuzzer,$(t),$($(t)_SRCS),$($(t)_LIBS))))
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)
