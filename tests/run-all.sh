@@ -1,0 +1,34 @@
+#!/bin/sh
+# run-all.sh O FUZZ_SECONDS - the whole `make check` test pass after the
+# builds: unit (ASan+UBSan), integration, fuzz (time-boxed), VM.
+# Every suite runs even when an earlier one failed; the exit status is 1
+# when any failed, and the last line totals them.
+set -u
+O=$1
+FUZZ_SECONDS=${2:-15}
+here=$(cd "$(dirname "$0")" && pwd)
+export ATT_SRC="$(dirname "$here")"
+export ATT_BUILD="$O/rel"
+export ATT_SAN_BUILD="$O/san"
+export ATT_LOGDIR="$O/test-logs"
+status=0
+suites=""
+run_suite() {
+	name=$1
+	shift
+	echo "=== $name"
+	if "$@"; then
+		suites="$suites $name:ok"
+	else
+		suites="$suites $name:FAILED"
+		status=1
+	fi
+}
+run_suite unit "$here/run-tests.sh" unit "$O/san/tests/unit"
+run_suite integration "$here/run-tests.sh" integration "$O/san/tests/integration"
+run_suite fuzz "$here/fuzz/run.sh" "$O/fuzz" "$FUZZ_SECONDS"
+if [ -x "$here/vm/run.sh" ]; then
+	run_suite vm "$here/vm/run.sh" "$O"
+fi
+echo "=== summary:$suites"
+exit $status
