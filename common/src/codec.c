@@ -4,6 +4,7 @@
  */
 #include "attest/codec.h"
 
+#include "attest/buf.h"
 #include "attest/err.h"
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -139,4 +140,26 @@ int att_b64_decode(const char *s, size_t slen, uint8_t *out, size_t outmax,
 	}
 	*outlen = o;
 	return ATT_OK;
+}
+
+int att_escape_bytes(const uint8_t *p, size_t n, struct att_buf *out)
+{
+	size_t i;
+	int rc = ATT_OK;
+
+	for (i = 0; i < n && !rc; i++) {
+		uint8_t c = p[i];
+
+		if (c == '\\') {
+			rc = att_buf_append(out, "\\\\", 2);
+		} else if (c < 0x20 || c > 0x7e) {
+			char t[4] = { '\\', 'x', hex_digits[c >> 4],
+				      hex_digits[c & 0xf] };
+
+			rc = att_buf_append(out, t, 4);
+		} else {
+			rc = att_buf_append_u8(out, c);
+		}
+	}
+	return rc;
 }

@@ -26,4 +26,13 @@ void att_b64_encode(const uint8_t *p, size_t n, char *out);
 int att_b64_decode(const char *s, size_t slen, uint8_t *out, size_t outmax,
 		   size_t *outlen);
 
+struct att_buf;
+
+/*
+ * Appends p as printable ASCII: bytes outside 0x20..0x7e and the backslash
+ * become \xNN (the backslash becomes \\), so any path prints on one
+ * line and in JSON without ambiguity.
+ */
+int att_escape_bytes(const uint8_t *p, size_t n, struct att_buf *out);
+
 #endif

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * wlcli.h - attest-whitelist subcommands.
+ */
+#ifndef ATTEST_WLCLI_H
+#define ATTEST_WLCLI_H
+
+/* Exit codes every subcommand keeps to, so scripts can rely on them. */
+enum wlcli_exit {
+	WLCLI_EXIT_OK = 0,	/* trusted / done */
+	WLCLI_EXIT_UNTRUSTED = 1, /* checked and found wrong */
+	WLCLI_EXIT_ERROR = 2,	/* unreadable or malformed input, usage */
+};
+
+int wlcli_check(int argc, char **argv);
+void wlcli_check_usage(void);
+
+#endif
