@@ -18,7 +18,7 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wpointer-arith \
 	-Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -I$(SRC)/common/include \
-	-I$(SRC)/common/src $(PKG_CFLAGS) -MMD -MP
+	-I$(SRC)/common/src -I$(SRC)/tests/lib $(PKG_CFLAGS) -MMD -MP
 
 ifeq ($(VARIANT),san)
 CC := gcc

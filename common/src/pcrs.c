@@ -171,7 +171,10 @@ int att_pcrs_parse_yaml(struct att_pcrs *s, const char *text, size_t len,
 		}
 		if (!ind || bank == ATT_HASH_NONE)
 			continue;
-		if (small_dec(p, n, &i, &pcr) || i >= n || p[i] != ':') {
+		rc = small_dec(p, n, &i, &pcr);
+		while (!rc && i < n && p[i] == ' ')
+			i++;
+		if (rc || i >= n || p[i] != ':') {
 			snprintf(err, errlen, "line %u: expected 'NN: 0xHEX'",
 				 line);
 			return ATT_E_FORMAT;
@@ -259,9 +262,16 @@ int att_pcrs_parse_any(struct att_pcrs *s, enum att_hash bank,
 {
 	size_t i = 0;
 
-	while (i < len && (text[i] == ' ' || text[i] == '\n' ||
-			   text[i] == '\t' || text[i] == '\r'))
-		i++;
+	/* The first line that is neither blank nor a comment decides. */
+	for (;;) {
+		while (i < len && (text[i] == ' ' || text[i] == '\n' ||
+				   text[i] == '\t' || text[i] == '\r'))
+			i++;
+		if (i >= len || text[i] != '#')
+			break;
+		while (i < len && text[i] != '\n')
+			i++;
+	}
 	if (i < len && text[i] == '{')
 		return att_pcrs_parse_json(s, text, len, err, errlen);
 	if (len - i >= 4 && !memcmp(text + i, "PCR-", 4))
