@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * slim - measurement list in a TPM PCR (part 1 of the SLIM module).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/init.h>
+#include "slim.h"
+
+unsigned int slim_pcr = 11;
+module_param_named(pcr, slim_pcr, uint, 0444);
+MODULE_PARM_DESC(pcr, "TPM PCR the measurement list is extended into (default 11)");
+
+static bool slim_lock = true;
+module_param_named(lock, slim_lock, bool, 0444);
+MODULE_PARM_DESC(lock, "Pin the module so that it cannot be removed (default 1; 0 only for tests)");
+
+static bool slim_active;
+
+bool slim_is_active(void)
+{
+	return READ_ONCE(slim_active);
+}
+
+static int __init slim_init(void)
+{
+	int rc;
+
+	if (slim_pcr >= 24) {
+		pr_err("pcr=%u: must be 0..23\n", slim_pcr);
+		return -EINVAL;
+	}
+	rc = slim_policy_init();
+	if (rc)
+		return rc;
+	rc = slim_measure_init();
+	if (rc)
+		goto err_policy;
+	rc = slim_list_init();
+	if (rc)
+		goto err_measure;
+	rc = slim_fs_init();
+	if (rc)
+		goto err_list;
+	WRITE_ONCE(slim_active, true);
+	rc = slim_attach();
+	if (rc)
+		goto err_fs;
+	if (slim_lock)
+		__module_get(THIS_MODULE);
+	pr_info("measuring into PCR %u%s\n", slim_pcr,
+		slim_lock ? ", locked" : "");
+	return 0;
+
+err_fs:
+	WRITE_ONCE(slim_active, false);
+	slim_measure_wait();	/* hooks attached before the failure */
+	slim_fs_exit();
+err_list:
+	slim_list_exit();
+err_measure:
+	slim_measure_exit();
+err_policy:
+	slim_policy_exit();
+	return rc;
+}
+
+static void __exit slim_exit(void)
+{
+	WRITE_ONCE(slim_active, false);
+	slim_detach();
+	slim_measure_wait();	/* queued work finishes before the list goes */
+	slim_fs_exit();
+	slim_list_exit();
+	slim_measure_exit();
+	slim_policy_exit();
+	pr_info("unloaded: nothing is measured from now on\n");
+}
+
+module_init(slim_init);
+module_exit(slim_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("SLIM: IMA-compatible measurement list in a TPM PCR");
+MODULE_AUTHOR("attest project");
