@@ -46,7 +46,7 @@ TESTS :=
 FUZZERS :=
 TOOLS :=
 
-include $(wildcard $(SRC)/*/module.mk $(SRC)/tests/*/module.mk $(SRC)/bench/module.mk)
+include $(wildcard $(SRC)/*/module.mk $(SRC)/tests/*/module*.mk $(SRC)/bench/module.mk)
 
 LIB := $(B)/libattest.a
 LIB_OBJS := $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(LIB_SRCS))

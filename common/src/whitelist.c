@@ -138,6 +138,51 @@ int wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
 	return att_hex_decode(s, n, d, ATT_DIGEST_MAX, dlen);
 }
 
+/*
+ * glibc's regcomp expands repetitions into copies of the tree: "a+++++..."
+ * or nested bounds such as "((a{255}){255}){255}" take gigabytes (found by
+ * fuzz_whitelist). Exclude patterns are short path prefixes in practice, so
+ * a quantifier may not follow another one, bounds are at most 16, and a
+ * pattern has at most 4 of them.
+ */
+static int pattern_safe(const char *p)
+{
+	int prev_quant = 0, bounds = 0;
+
+	for (; *p; p++) {
+		int quant = *p == '*' || *p == '+' || *p == '?' || *p == '{';
+
+		if (*p == '\\' && p[1]) {
+			p++;
+			prev_quant = 0;
+			continue;
+		}
+		if (quant && prev_quant)
+			return 0;
+		if (*p == '{') {
+			unsigned long v = 0;
+
+			if (++bounds > 4)
+				return 0;
+			for (p++; *p && *p != '}'; p++) {
+				if (*p >= '0' && *p <= '9') {
+					v = v * 10 + (unsigned long)(*p - '0');
+					if (v > 16)
+						return 0;
+				} else if (*p == ',') {
+					v = 0;
+				} else {
+					return 0;
+				}
+			}
+			if (!*p)
+				return 0;
+		}
+		prev_quant = quant;
+	}
+	return 1;
+}
+
 /* Translates the Python escapes Keylime's patterns use into POSIX ERE. */
 static int translate_pattern(const char *p, char *out, size_t outmax)
 {
@@ -201,12 +246,20 @@ int wl_compile_excludes(struct att_wl *wl, const char *const *pats, size_t n,
 	for (i = 0; i < n; i++) {
 		regex_t re;
 
-		if (strlen(pats[i]) > 4096 ||
+		if (strlen(pats[i]) > 1024 ||
 		    translate_pattern(pats[i], one, sizeof(one))) {
 			snprintf(err, errlen, "excludes[%zu]: pattern too long",
 				 i);
 			att_buf_release(&all);
 			return ATT_E_TOO_BIG;
+		}
+		if (!pattern_safe(one)) {
+			snprintf(err, errlen,
+				 "excludes[%zu]: repeated quantifiers or bounds "
+				 "over 16 are not allowed: '%.64s'",
+				 i, pats[i]);
+			att_buf_release(&all);
+			return ATT_E_UNSUPPORTED;
 		}
 		if (regcomp(&re, one, REG_EXTENDED | REG_NOSUB)) {
 			snprintf(err, errlen,

@@ -212,6 +212,9 @@ static void malformed_documents(void **state)
 	load_err("{\"ima\": {\"log_hash_alg\": \"md4\"}}", "log_hash_alg");
 	load_err("{\"excludes\": [\"(\"]}", "excludes[0]");
 	load_err("{\"excludes\": [1]}", "excludes[0]: must be a string");
+	/* regcomp blow-ups (found by fuzz_whitelist) are refused */
+	load_err("{\"excludes\": [\"/a\", \"x+++++++++\"]}", "excludes[1]");
+	load_err("{\"excludes\": [\"((a{255}){255}){255}\"]}", "excludes[0]");
 	load_err("{\"release\": \"x\"}", "release");
 	load_err("{\"attest\": {\"violations\": \"maybe\"}}",
 		 "attest.violations");
