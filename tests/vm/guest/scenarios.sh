@@ -1,0 +1,224 @@
+# scenarios.sh - the VM test scenarios, run by /init in one boot.
+# Each prints "@@SCEN <name> PASS" or "@@SCEN <name> FAIL: <why>"; the host
+# (tests/vm/run.sh) also judges the lists dumped on the data channel.
+. /vm/common.sh
+
+# insmod the module with lock=0 and check the securityfs files
+scn_load() {
+	insmod /lib/slim.ko lock=0 pcr=$PCR || { fail "insmod lock=0 failed"; return 1; }
+	for f in binary_runtime_measurements ascii_runtime_measurements \
+		runtime_measurements_count violations policy; do
+		[ -e $K/$f ] || { fail "$K/$f missing"; return 1; }
+	done
+	first=$(head -n 1 $K/ascii_runtime_measurements)
+	set -- $first
+	[ "$1" = "$PCR" ] && [ "$3" = ima-ng ] && [ "$5" = boot_aggregate ] ||
+		{ fail "first entry is not boot_aggregate: $first"; return 1; }
+	case "$4" in
+	sha256:????????????????????????????????????????????????????????????????) ;;
+	*) fail "boot_aggregate digest: $4"; return 1 ;;
+	esac
+	[ "$(count)" -ge 1 ] || { fail "count $(count)"; return 1; }
+	[ "$(violations)" = 0 ] || { fail "violations $(violations)"; return 1; }
+}
+
+# expect_new_entry BEFORE PATH: exactly one entry more, for PATH, with
+# PATH's sha256
+expect_new_entry() {
+	now=$(count)
+	[ "$now" = $(($1 + 1)) ] ||
+		{ fail "count $1 -> $now, expected +1"; return 1; }
+	set -- $(last_entry) "$2"
+	want=$(sha256sum "$6" | cut -d' ' -f1)
+	[ "$5" = "$6" ] && [ "$4" = "sha256:$want" ] ||
+		{ fail "last entry '$*' is not $6 sha256:$want"; return 1; }
+}
+
+# mkprog DIR TAG: DIR/true, a copy of busybox (so that argv[0] names an
+# applet), made distinct from the others by TAG appended
+mkprog() {
+	mkdir -p "$1"
+	cp /bin/busybox "$1/true"
+	[ -z "$2" ] || echo "$2" >>"$1/true"
+}
+
+scn_exec_once() {
+	mkprog /root/p1 ""
+	c0=$(count)
+	/root/p1/true true || { fail "cannot run /root/p1/true"; return 1; }
+	expect_new_entry "$c0" /root/p1/true
+}
+
+scn_exec_again() {
+	c0=$(count)
+	/root/p1/true true
+	/root/p1/true true
+	[ "$(count)" = "$c0" ] || { fail "count $c0 -> $(count)"; return 1; }
+}
+
+scn_exec_modified() {
+	echo "changed" >>/root/p1/true
+	c0=$(count)
+	/root/p1/true true || { fail "cannot run modified /root/p1/true"; return 1; }
+	expect_new_entry "$c0" /root/p1/true || return 1
+	c0=$(count)
+	/root/p1/true true
+	[ "$(count)" = "$c0" ] || { fail "re-run of the modified program added entries"; return 1; }
+}
+
+scn_file_read_root() {
+	echo "config $$" >/root/conf
+	c0=$(count)
+	cat /root/conf >/dev/null
+	expect_new_entry "$c0" /root/conf
+}
+
+scn_dump_clean() {
+	dump clean
+}
+
+scn_policy_malformed() {
+	cat $K/policy >/tmp/policy.old
+	for bad in "measure func=BOGUS_CHECK" "frobnicate func=BPRM_CHECK" \
+		"measure uid=root" "measure mask=MAY_FLY" "measure func=" \
+		"measure func=BPRM_CHECK func=FILE_CHECK"; do
+		if echo "$bad" >$K/policy 2>/dev/null; then
+			fail "malformed rule accepted: $bad"
+			return 1
+		fi
+	done
+	# a good rule before a bad one in the same write: all refused
+	if printf 'measure func=BPRM_CHECK\nmeasure bogus\n' >$K/policy 2>/dev/null; then
+		fail "policy with one bad rule accepted"
+		return 1
+	fi
+	cat $K/policy | cmp -s - /tmp/policy.old ||
+		{ fail "policy changed after rejected writes"; return 1; }
+	dmesg | grep -q "slim: policy: unknown or repeated condition 'func'" ||
+		{ fail "no clear error in the kernel log"; return 1; }
+	# the old policy still measures
+	mkprog /root/p2 2
+	c0=$(count)
+	/root/p2/true true
+	expect_new_entry "$c0" /root/p2/true
+}
+
+scn_policy_replace() {
+	printf '# exec only\ndont_measure fsmagic=0x9fa0\nmeasure func=BPRM_CHECK mask=MAY_EXEC\n' >$K/policy ||
+		{ fail "valid policy refused"; return 1; }
+	want=$(printf 'dont_measure fsmagic=0x9fa0\nmeasure func=BPRM_CHECK mask=MAY_EXEC\n')
+	[ "$(cat $K/policy)" = "$want" ] || { fail "policy reads back as: $(cat $K/policy)"; return 1; }
+	echo "not measured" >/root/conf2
+	c0=$(count)
+	cat /root/conf2 >/dev/null
+	[ "$(count)" = "$c0" ] || { fail "FILE_CHECK still measured under exec-only policy"; return 1; }
+	mkprog /root/p3 3
+	/root/p3/true true
+	expect_new_entry "$c0" /root/p3/true || return 1
+	cat /tmp/policy.old >$K/policy || { fail "cannot restore the old policy"; return 1; }
+	cmp -s $K/policy /tmp/policy.old || { fail "restored policy differs"; return 1; }
+}
+
+scn_violation_open_writers() {
+	echo "data" >/root/vw
+	v0=$(violations)
+	exec 7>>/root/vw
+	cat /root/vw >/dev/null
+	exec 7>&-
+	[ "$(violations)" = $((v0 + 1)) ] || { fail "violations $v0 -> $(violations)"; return 1; }
+	grep -q " sha256:0000000000000000000000000000000000000000000000000000000000000000 /root/vw\$" \
+		$K/ascii_runtime_measurements || { fail "no zero-digest entry for /root/vw"; return 1; }
+}
+
+scn_violation_tomtou() {
+	echo "data" >/root/vt
+	v0=$(violations)
+	exec 8</root/vt
+	echo "more" >>/root/vt
+	exec 8<&-
+	[ "$(violations)" = $((v0 + 1)) ] || { fail "violations $v0 -> $(violations)"; return 1; }
+	tail -n 1 $K/ascii_runtime_measurements | grep -q " sha256:0\{64\} /root/vt\$" ||
+		{ fail "last entry is not a ToMToU record: $(last_entry)"; return 1; }
+}
+
+scn_dump_violations() {
+	dump violations
+}
+
+scn_unload() {
+	rmmod slim || { fail "rmmod failed with lock=0"; return 1; }
+	[ ! -e $K ] || { fail "$K still there"; return 1; }
+	grep -q '^slim ' /proc/modules && { fail "still in /proc/modules"; return 1; }
+	return 0
+}
+
+scn_reload_gap() {
+	p1=$(pcr sha1)
+	p256=$(pcr sha256)
+	insmod /lib/slim.ko lock=0 pcr=$PCR || { fail "insmod failed"; return 1; }
+	set -- $(head -n 1 $K/ascii_runtime_measurements)
+	[ "$5" = slim_gap ] || { fail "first entry: $*"; return 1; }
+	[ "$4" = "sha256:$p256" ] || { fail "gap digest $4, PCR was $p256"; return 1; }
+	[ "$6" = "sha1:$p1" ] && [ "$7" = "sha256:$p256" ] ||
+		{ fail "gap banks '$6 $7', PCRs were sha1:$p1 sha256:$p256"; return 1; }
+	set -- $(sed -n 2p $K/ascii_runtime_measurements)
+	[ "$5" = boot_aggregate ] || { fail "second entry: $*"; return 1; }
+	mkprog /root/p4 4
+	/root/p4/true true
+	dump gap
+}
+
+# unload and load again and again while other tasks exec, open, write
+# and read (each iteration writes new content, so it is hashed)
+scn_unload_under_load() {
+	rmmod slim || { fail "rmmod failed"; return 1; }
+	rm -f /tmp/stop
+	for w in 1 2 3; do
+		(
+			i=0
+			while [ ! -e /tmp/stop ]; do
+				echo "$w $i" >/root/load$w
+				cat /root/load$w >/dev/null
+				/root/p1/true true
+				i=$((i + 1))
+			done
+		) &
+	done
+	errs=""
+	for round in 1 2 3 4 5 6; do
+		insmod /lib/slim.ko lock=0 pcr=$PCR || errs="$errs insmod$round"
+		sleep 1
+		rmmod slim || errs="$errs rmmod$round"
+	done
+	touch /tmp/stop
+	wait
+	[ -z "$errs" ] || { fail "failed:$errs"; return 1; }
+	if dmesg | grep -E -q "BUG:|Oops|WARNING:|general protection"; then
+		fail "kernel complained: $(dmesg | grep -E 'BUG:|Oops|WARNING:' | head -n 3)"
+		return 1
+	fi
+	grep -q '^slim ' /proc/modules && { fail "module still loaded"; return 1; }
+	return 0
+}
+
+scn_lock_refuses_removal() {
+	insmod /lib/slim.ko pcr=$PCR || { fail "insmod (default lock) failed"; return 1; }
+	[ "$(cat /sys/module/slim/parameters/lock)" = Y ] || { fail "lock is not the default"; return 1; }
+	if rmmod slim 2>/tmp/rmmod.err; then
+		fail "rmmod of a locked module succeeded"
+		return 1
+	fi
+	grep -q '^slim ' /proc/modules || { fail "module gone"; return 1; }
+	[ -e $K/runtime_measurements_count ] || { fail "$K gone"; return 1; }
+	mkprog /root/p5 5
+	c0=$(count)
+	/root/p5/true true
+	expect_new_entry "$c0" /root/p5/true
+}
+
+for s in load exec_once exec_again exec_modified file_read_root dump_clean \
+	policy_malformed policy_replace violation_open_writers \
+	violation_tomtou dump_violations unload reload_gap \
+	unload_under_load lock_refuses_removal; do
+	run_scn $s
+done

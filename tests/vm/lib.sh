@@ -1,0 +1,122 @@
+#!/bin/sh
+# lib.sh - shared pieces of the VM harness (sourced by tests/vm/run.sh and
+# bench/vm/run.sh): build slim.ko for a Debian kernel, build an initramfs,
+# boot the stock kernel under qemu TCG with swtpm.
+#
+# Kernels: each entry is "<tag> <kernel release>", image in /boot, headers in
+# /usr/src/linux-headers-<release>.
+VM_KERNELS="${VM_KERNELS:-6.1:6.1.0-57-amd64 6.12:6.12.118+deb12-amd64}"
+VM_SRC=$(cd "$(dirname "$0")/../.." && pwd)
+VM_DIR="$VM_SRC/tests/vm"
+
+vm_log() { echo "vm: $*" >&2; }
+
+# vm_kernel_release TAG -> the release for TAG in VM_KERNELS
+vm_kernel_release() {
+	for kv in $VM_KERNELS; do
+		[ "${kv%%:*}" = "$1" ] && { echo "${kv#*:}"; return 0; }
+	done
+	return 1
+}
+
+# vm_build_module KREL OUTDIR -> OUTDIR/slim.ko (log in OUTDIR/build.log)
+vm_build_module() {
+	mkdir -p "$2"
+	make -C "$VM_SRC/kernel" --no-print-directory \
+		KDIR="/usr/src/linux-headers-$1" OUT="$2" modules \
+		>"$2/build.log" 2>&1 || { cat "$2/build.log" >&2; return 1; }
+	[ -f "$2/slim.ko" ]
+}
+
+# vm_copy_bin ROOT FILE: FILE and the libraries ldd lists, into ROOT
+vm_copy_bin() {
+	root=$1
+	f=$2
+	mkdir -p "$root$(dirname "$f")"
+	cp -L "$f" "$root$f"
+	ldd "$f" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' |
+	while read -r lib; do
+		[ -f "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+# vm_build_initramfs OUT.cpio.gz KO PLAN [BIN_DIR]
+#   KO: slim.ko; PLAN: the word the guest init runs (tests|bench);
+#   BIN_DIR: the project's binaries (copied with libraries and TCTIs).
+vm_build_initramfs() {
+	out=$1
+	ko=$2
+	plan=$3
+	bindir=${4:-}
+	root=$(mktemp -d "${TMPDIR:-/tmp}/vm-root.XXXXXX")
+	mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
+		"$root/tmp" "$root/root" "$root/lib" "$root/vm" "$root/etc"
+	cp /bin/busybox "$root/bin/busybox"
+	for a in $(/bin/busybox --list); do
+		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
+	done
+	cp "$ko" "$root/lib/slim.ko"
+	cp "$VM_DIR/guest/init" "$root/init"
+	cp "$VM_DIR/guest/"*.sh "$root/vm/"
+	echo "$plan" >"$root/vm/plan"
+	if [ -n "$bindir" ] && [ -d "$bindir" ]; then
+		for b in "$bindir"/*; do
+			[ -x "$b" ] && [ -f "$b" ] || continue
+			mkdir -p "$root/usr/bin"
+			vm_copy_bin "$root" "$b"
+			cp -L "$b" "$root/usr/bin/"
+		done
+		# TCTIs are dlopen'd, ldd cannot see them
+		for t in /usr/lib/x86_64-linux-gnu/libtss2-tcti-device.so.0 \
+			/usr/lib/x86_64-linux-gnu/libtss2-tcti-swtpm.so.0; do
+			[ -e "$t" ] && vm_copy_bin "$root" "$t"
+		done
+	fi
+	chmod 755 "$root/init"
+	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"
+	rm -rf "$root"
+}
+
+# vm_boot KREL INITRD DIR TIMEOUT [EXTRA_CMDLINE]
+#   Boots under qemu TCG with a fresh swtpm. Console: DIR/console.log,
+#   data channel (guest /dev/ttyS1): DIR/data.log. Returns qemu's status.
+vm_boot() {
+	krel=$1
+	initrd=$2
+	dir=$3
+	tmo=$4
+	extra=${5:-}
+	mkdir -p "$dir/tpm"
+	rm -f "$dir/console.log" "$dir/data.log" "$dir/tpm.sock"
+	swtpm_setup --tpm2 --tpmstate "$dir/tpm" --createek \
+		--pcr-banks sha1,sha256 --overwrite >"$dir/swtpm_setup.log" 2>&1 ||
+		{ cat "$dir/swtpm_setup.log" >&2; return 1; }
+	swtpm socket --tpm2 --tpmstate dir="$dir/tpm" \
+		--ctrl type=unixio,path="$dir/tpm.sock" --terminate \
+		--log file="$dir/swtpm.log" &
+	swpid=$!
+	i=0
+	while [ ! -S "$dir/tpm.sock" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	timeout "$tmo" qemu-system-x86_64 -accel tcg -smp 1 -m 768 \
+		-nographic -no-reboot -nodefaults \
+		-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic rootfstype=ramfs loglevel=4 $extra" \
+		-chardev socket,id=chrtpm,path="$dir/tpm.sock" \
+		-tpmdev emulator,id=tpm0,chardev=chrtpm -device tpm-tis,tpmdev=tpm0 \
+		-serial file:"$dir/console.log" -serial file:"$dir/data.log" \
+		-monitor none -display none >"$dir/qemu.log" 2>&1
+	rc=$?
+	kill "$swpid" 2>/dev/null
+	wait "$swpid" 2>/dev/null
+	return $rc
+}
+
+# vm_block LOG NAME: the lines between "@@BEGIN NAME" and "@@END NAME"
+vm_block() {
+	tr -d '\r' <"$1" | sed -n "/^@@BEGIN $2\$/,/^@@END $2\$/p" | sed '1d;$d'
+}

@@ -1,0 +1,208 @@
+#!/bin/sh
+# run.sh O - the VM tests of `make check`.
+#
+# For each kernel in VM_KERNELS (Debian 12's 6.1 and 6.12): builds slim.ko
+# into O/vm/<kernel>/module, builds an initramfs, boots the stock kernel
+# under qemu TCG with a fresh swtpm (both kernels in parallel), runs the
+# scenarios of tests/vm/guest/scenarios.sh in one boot, and judges them
+# here from the serial console and the data channel. Prints
+# "PASS vm/<kernel>/<scenario>" or "FAIL ..." with the log tail, then
+# "vm: N passed, N failed"; exits 1 if anything failed.
+set -u
+O=$(cd "${1:?usage: run.sh O}" && pwd)
+. "$(dirname "$0")/lib.sh"
+VM_TIMEOUT=${VM_TIMEOUT:-600}
+WL=$O/rel/bin/attest-whitelist
+OUT=$O/vm
+pass=0
+failn=0
+
+SCENARIOS="load exec_once exec_again exec_modified file_read_root dump_clean
+policy_malformed policy_replace violation_open_writers violation_tomtou
+dump_violations unload reload_gap unload_under_load lock_refuses_removal"
+
+ok() {
+	echo "PASS vm/$1"
+	pass=$((pass + 1))
+}
+
+ko() {
+	name=$1
+	shift
+	echo "FAIL vm/$name: $1"
+	shift
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		echo "--- tail of $f"
+		tail -n 40 "$f" | sed 's/^/    /'
+	done
+	failn=$((failn + 1))
+}
+
+# pcrfile HEX: evmctl's PCR file with PCR 11 = HEX (and 0-10 zero)
+pcrfile() {
+	z=$(echo "$1" | tr '0-9a-f' '0')
+	i=0
+	while [ $i -lt 11 ]; do
+		printf 'PCR-%02d: %s\n' $i "$z"
+		i=$((i + 1))
+	done
+	printf 'PCR-11: %s\n' "$1"
+}
+
+# extract DIR NAME -> DIR/NAME.bin, DIR/NAME.sha1, DIR/NAME.sha256 (evmctl
+# PCR files); returns 1 if the block is missing
+extract() {
+	blk=$1/$2.blk
+	vm_block "$1/data.log" "$2" >"$blk"
+	[ -s "$blk" ] || return 1
+	grep -v '^count \|^pcr-' "$blk" | base64 -d >"$1/$2.bin" 2>/dev/null || return 1
+	for b in sha1 sha256; do
+		v=$(sed -n "s/^pcr-$b //p" "$blk")
+		[ -n "$v" ] || return 1
+		bad=$(echo "$v" | sed 's/^0/1/; t; s/^./0/')
+		# evmctl reads line i as PCR i: PCRs 0-10 are listed as zero
+		pcrfile "$v" >"$1/$2.$b"
+		# the same file with one hex digit changed: a negative control
+		pcrfile "$bad" >"$1/$2.$b.bad"
+	done
+}
+
+# evmctl_check DIR NAME [--ignore-violations]: the list replays to the
+# guest's PCR values in both banks, and not to a changed value
+evmctl_check() {
+	d=$1
+	n=$2
+	shift 2
+	log=$d/evmctl-$n.log
+	evmctl -v ima_measurement "$@" --pcrs sha256,"$d/$n.sha256" \
+		--pcrs sha1,"$d/$n.sha1" "$d/$n.bin" >"$log" 2>&1 || {
+		echo "evmctl rejected the list"
+		return 1
+	}
+	# evmctl exits 0 without checking anything when it has no PCRs
+	grep -q "PCR-11: succeed" "$log" || { echo "evmctl did not compare PCR 11"; return 1; }
+	if evmctl ima_measurement "$@" --pcrs sha256,"$d/$n.sha256.bad" \
+		"$d/$n.bin" >"$log.bad" 2>&1; then
+		echo "evmctl accepted a wrong PCR value (check is vacuous)"
+		return 1
+	fi
+	return 0
+}
+
+attest_check() {
+	d=$1
+	n=$2
+	[ -x "$WL" ] || { echo "$WL not built"; return 1; }
+	echo '{"digests":{}}' >"$d/empty-wl.json"
+	"$WL" check "$d/empty-wl.json" "$d/$n.bin" --pcrs sha256,"$d/$n.sha256" \
+		--pcr 11 --replay-only >"$d/attest-$n.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || { echo "attest-whitelist exit $rc"; return 1; }
+	"$WL" check "$d/empty-wl.json" "$d/$n.bin" --pcrs sha256,"$d/$n.sha256.bad" \
+		--pcr 11 --replay-only >"$d/attest-$n.bad.log" 2>&1
+	rc=$?
+	[ $rc = 1 ] || { echo "attest-whitelist exit $rc for a wrong PCR (want 1)"; return 1; }
+	return 0
+}
+
+judge() {
+	tag=$1
+	d=$OUT/$tag
+	con=$d/console.log
+	tr -d '\r' <"$con" >"$d/console.txt" 2>/dev/null || : >"$d/console.txt"
+	con=$d/console.txt
+	if grep -q '^@@VM-END' "$con"; then
+		ok "$tag/boot"
+	else
+		ko "$tag/boot" "the guest never printed its end marker" "$con" "$d/qemu.log"
+	fi
+	for s in $SCENARIOS; do
+		line=$(grep "^@@SCEN $s " "$con" | head -n 1)
+		case "$line" in
+		"@@SCEN $s PASS") ok "$tag/$s" ;;
+		"") ko "$tag/$s" "no result (guest died or hung before it)" ;;
+		*)
+			sed -n "/^@@SCEN-BEGIN $s\$/,/^@@SCEN $s /p" "$con" >"$d/$s.log"
+			ko "$tag/$s" "${line#@@SCEN $s }" "$d/$s.log"
+			;;
+		esac
+	done
+	# host-side judgements of the dumped lists
+	if extract "$d" clean; then
+		r=$(evmctl_check "$d" clean) && ok "$tag/replay_clean_evmctl" ||
+			ko "$tag/replay_clean_evmctl" "$r" "$d/evmctl-clean.log"
+		r=$(attest_check "$d" clean) && ok "$tag/replay_clean_attest" ||
+			ko "$tag/replay_clean_attest" "$r" "$d/attest-clean.log"
+	else
+		ko "$tag/replay_clean_evmctl" "no list dumped" "$d/data.log"
+		ko "$tag/replay_clean_attest" "no list dumped"
+	fi
+	if extract "$d" violations; then
+		r=$(evmctl_check "$d" violations --ignore-violations) &&
+			ok "$tag/replay_violations_evmctl" ||
+			ko "$tag/replay_violations_evmctl" "$r" "$d/evmctl-violations.log"
+	else
+		ko "$tag/replay_violations_evmctl" "no list dumped" "$d/data.log"
+	fi
+	if extract "$d" gap; then
+		python3 "$VM_DIR/imalist.py" "$d/gap.bin" --pcr 11 \
+			--expect "sha1=$(sed -n 's/^PCR-11: //p' "$d/gap.sha1")" \
+			--expect "sha256=$(sed -n 's/^PCR-11: //p' "$d/gap.sha256")" \
+			>"$d/gap-replay.log" 2>&1 && ok "$tag/replay_from_gap" ||
+			ko "$tag/replay_from_gap" "replay from the gap record failed" "$d/gap-replay.log"
+		# replayed from zero, as a verifier unaware of the gap would, the
+		# reloaded list must not match the PCR
+		if evmctl ima_measurement --pcrs sha256,"$d/gap.sha256" \
+			"$d/gap.bin" >"$d/evmctl-gap.log" 2>&1; then
+			ko "$tag/gap_not_replayable_from_zero" "evmctl accepted a list with a gap" "$d/evmctl-gap.log"
+		else
+			ok "$tag/gap_not_replayable_from_zero"
+		fi
+	else
+		ko "$tag/replay_from_gap" "no list dumped" "$d/data.log"
+		ko "$tag/gap_not_replayable_from_zero" "no list dumped"
+	fi
+	if grep -E -q "BUG:|Oops|WARNING:|general protection|Call Trace" "$con"; then
+		ko "$tag/kernel_log_clean" "the kernel complained" "$con"
+	else
+		ok "$tag/kernel_log_clean"
+	fi
+}
+
+mkdir -p "$OUT"
+tags=""
+for kv in $VM_KERNELS; do
+	tag=${kv%%:*}
+	krel=${kv#*:}
+	d=$OUT/$tag
+	rm -rf "$d"
+	mkdir -p "$d"
+	if [ ! -f "/boot/vmlinuz-$krel" ] || [ ! -d "/usr/src/linux-headers-$krel" ]; then
+		ko "$tag/build" "kernel $krel: image or headers not installed"
+		continue
+	fi
+	if ! vm_build_module "$krel" "$d/module" 2>"$d/module.err"; then
+		ko "$tag/build" "slim.ko does not build against $krel" "$d/module/build.log"
+		continue
+	fi
+	ok "$tag/build"
+	vm_build_initramfs "$d/initramfs.cpio.gz" "$d/module/slim.ko" tests "$O/rel/bin"
+	tags="$tags $tag"
+done
+
+pids=""
+for tag in $tags; do
+	vm_boot "$(vm_kernel_release "$tag")" "$OUT/$tag/initramfs.cpio.gz" \
+		"$OUT/$tag" "$VM_TIMEOUT" &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p"
+done
+for tag in $tags; do
+	judge "$tag"
+done
+
+echo "vm: $pass passed, $failn failed"
+[ "$failn" = 0 ]
