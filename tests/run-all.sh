@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # run-all.sh O FUZZ_SECONDS - the whole `make check` test pass after the
 # builds: unit (ASan+UBSan), integration, fuzz (time-boxed), VM.
 # Every suite runs even when an earlier one failed; the exit status is 1
@@ -13,11 +13,14 @@ export ATT_SAN_BUILD="$O/san"
 export ATT_LOGDIR="$O/test-logs"
 status=0
 suites=""
+counts=$(mktemp)
+trap 'rm -f "$counts"' EXIT
 run_suite() {
 	name=$1
 	shift
 	echo "=== $name"
-	if "$@"; then
+	"$@" 2>&1 | tee -a "$counts"
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
 		suites="$suites $name:ok"
 	else
 		suites="$suites $name:FAILED"
@@ -31,4 +34,8 @@ if [ -x "$here/vm/run.sh" ]; then
 	run_suite vm "$here/vm/run.sh" "$O"
 fi
 echo "=== summary:$suites"
+# One closing line over every suite (each suite ends with "KIND: N passed,
+# N failed").
+sed -n 's/^[a-z]*: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$counts" |
+	awk '{p += $1; f += $2} END {printf "%d passed, %d failed\n", p, f}'
 exit $status
