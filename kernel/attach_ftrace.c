@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attach_ftrace.c - reaching the hooks on a stock kernel.
+ * reaching the hooks on a stock kernel.
  *
  * A loadable module cannot register LSM hooks, so an ftrace callback is
  * placed on the entry of each security_*() function whose LSM hook we
@@ -86,7 +86,7 @@ static struct slim_ftrace_hook slim_hooks[] = {
 
 static int slim_hook_register(struct slim_ftrace_hook *h)
 {
-	slim_filter_char name[KSYM_NAME_LEN];
+	unsigned char name[KSYM_NAME_LEN];
 	int rc;
 
 	strscpy((char *)name, h->symbol, sizeof(name));

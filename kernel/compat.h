@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * compat.h - every difference between the supported kernels (Debian 12's
+ * every difference between the supported kernels (Debian 12's
  * 6.1 and 6.12) lives here. Feature-test macros, not version numbers,
  * where the kernel offers one.
  */
 #ifndef SLIM_COMPAT_H
 #define SLIM_COMPAT_H
 
-#include <linux/version.h>
 #include <linux/ftrace.h>
 #include <linux/fs.h>
 #include <linux/ptrace.h>
@@ -24,30 +23,27 @@
 #define slim_ftrace_arg(fregs, n) regs_get_kernel_argument(&(fregs)->regs, n)
 #endif
 
-/* ftrace_set_filter() takes a non-const buffer on 6.1. */
-typedef unsigned char slim_filter_char;
-
-/* Inode timestamps became accessor functions in 6.6/6.7. */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 7, 0)
+/*
+ * Inode timestamps became accessor functions (ctime in 6.6, mtime in 6.7).
+ * They are inline functions, not macros: Kbuild feature-tests the headers
+ * and defines SLIM_HAVE_INODE_GET_[CM]TIME.
+ */
 static inline struct timespec64 slim_inode_mtime(const struct inode *inode)
 {
+#ifdef SLIM_HAVE_INODE_GET_MTIME
 	return inode_get_mtime(inode);
-}
-
-static inline struct timespec64 slim_inode_ctime(const struct inode *inode)
-{
-	return inode_get_ctime(inode);
-}
 #else
-static inline struct timespec64 slim_inode_mtime(const struct inode *inode)
-{
 	return inode->i_mtime;
+#endif
 }
 
 static inline struct timespec64 slim_inode_ctime(const struct inode *inode)
 {
+#ifdef SLIM_HAVE_INODE_GET_CTIME
+	return inode_get_ctime(inode);
+#else
 	return inode->i_ctime;
-}
 #endif
+}
 
 #endif /* SLIM_COMPAT_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fs.c - /sys/kernel/security/slim/: the measurement list in IMA's binary
+ * /sys/kernel/security/slim/: the measurement list in IMA's binary
  * and ascii formats, its counters, and the policy.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -21,6 +21,7 @@ static struct dentry *slim_files[5];
 /* ---- the measurement list ------------------------------------------- */
 
 static void *slim_list_start(struct seq_file *m, loff_t *pos)
+	__acquires(RCU)
 {
 	struct slim_entry *e;
 	loff_t n = *pos;
@@ -43,6 +44,7 @@ static void *slim_list_next(struct seq_file *m, void *v, loff_t *pos)
 }
 
 static void slim_list_stop(struct seq_file *m, void *v)
+	__releases(RCU)
 {
 	rcu_read_unlock();
 }

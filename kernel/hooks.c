@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * hooks.c - the hook functions, with the signatures of the LSM hooks of the
+ * the hook functions, with the signatures of the LSM hooks of the
  * same names, so that they can be attached by any mechanism: the ftrace
  * attach layer of a stock kernel (attach_ftrace.c) or, built into a kernel,
  * security_add_hooks().

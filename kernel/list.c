@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * list.c - the IMA-compatible measurement list and the TPM PCR it is
+ * the IMA-compatible measurement list and the TPM PCR it is
  * extended into.
  *
  * Every entry uses the ima-ng template: template data is

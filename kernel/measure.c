@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * measure.c - the sleepable half of the hooks: hashing files, the per-inode
+ * the sleepable half of the hooks: hashing files, the per-inode
  * "already measured" cache and violation records.
  *
  * A hook running in atomic context takes a reference to the file and queues

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * policy.c - IMA-like measurement rules.
+ * IMA-like measurement rules.
  *
  *   measure|dont_measure [func=BPRM_CHECK|MMAP_CHECK|FILE_MMAP|FILE_CHECK]
  *        [mask=[^]MAY_EXEC|MAY_WRITE|MAY_READ|MAY_APPEND] [uid=N] [euid=N]

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * slim.h - internal interfaces of the slim module.
+ * internal interfaces of the slim module.
  */
 #ifndef SLIM_H
 #define SLIM_H
