@@ -1,0 +1,49 @@
+#!/bin/sh
+# bench/vm/run.sh O - overhead of slim.ko on an exec/open-heavy loop, against
+# no module and against mainline IMA with the tcb rules, in one VM run per
+# kernel (qemu TCG, so only the ratios mean something). Results:
+# O/bench/vm-<kernel>.txt. BENCH_KERNELS="6.1 6.12" (default: both).
+set -u
+O=$(cd "${1:?usage: bench/vm/run.sh O}" && pwd)
+. "$(dirname "$0")/../../tests/vm/lib.sh"
+OUT=$O/bench/vm
+mkdir -p "$OUT"
+status=0
+for tag in ${BENCH_KERNELS:-6.1 6.12}; do
+	krel=$(vm_kernel_release "$tag") || { echo "unknown kernel $tag" >&2; exit 2; }
+	d=$OUT/$tag
+	rm -rf "$d"
+	mkdir -p "$d"
+	vm_build_module "$krel" "$d/module" || exit 1
+	vm_build_initramfs "$d/initramfs.cpio.gz" "$d/module/slim.ko" bench
+	vm_boot "$krel" "$d/initramfs.cpio.gz" "$d" 900 \
+		"ima_template=ima-ng ima_hash=sha256"
+	tr -d '\r' <"$d/console.log" >"$d/console.txt"
+	if ! grep -q '^@@VM-END' "$d/console.txt" || grep -q '^@@BENCH-ERROR' "$d/console.txt"; then
+		echo "bench vm/$tag: FAILED" >&2
+		tail -n 40 "$d/console.txt" >&2
+		status=1
+		continue
+	fi
+	awk -v tag="$tag" '
+	/^@@BENCH / { ms[$2 " " $3] = ms[$2 " " $3] " " $4 }
+	/^@@BENCH-INFO/ { info = info "  " substr($0, 14) "\n" }
+	function med(s,   a, n, i, j, t) {
+		n = split(s, a, " ")
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return a[int((n + 1) / 2)]
+	}
+	END {
+		printf "bench vm/%s (qemu TCG, median of 3, ms)\n", tag
+		printf "  %-8s %10s %10s %10s %12s %12s\n", "workload", "none", "slim", "ima-tcb", "slim/none", "ima/none"
+		split("cached new", w, " ")
+		for (k = 1; k <= 2; k++) {
+			b = med(ms["none " w[k]]); s = med(ms["slim " w[k]]); m = med(ms["ima " w[k]])
+			printf "  %-8s %10d %10d %10d %12.2f %12.2f\n", w[k], b, s, m, \
+				b ? s / b : 0, b ? m / b : 0
+		}
+		printf "%s", info
+	}' "$d/console.txt" | tee "$O/bench/vm-$tag.txt"
+done
+exit $status
