@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * swtpm.h - starts a private swtpm for a test: a fresh state directory
+ * (manufactured by swtpm_setup with EK certificates from swtpm's local CA),
+ * a free TCP port pair on 127.0.0.1, stop by pid, restart on the same state
+ * (a reboot: PCRs reset, resetCount moves on).
+ */
+#ifndef ATTEST_TEST_SWTPM_H
+#define ATTEST_TEST_SWTPM_H
+
+/* swtpm's local CA: the CA a test trusts for EK certificates. */
+#define ATT_SWTPM_LOCALCA_DIR "/var/lib/swtpm-localca"
+
+struct att_swtpm;
+
+/*
+ * Manufactures a new TPM (swtpm_setup --tpm2 --create-ek-cert --lock-nvram
+ * --pcr-banks sha1,sha256) in a new mkdtemp directory and starts it.
+ * Returns ATT_OK or a negative ATT_E_*; the reason is printed on stderr.
+ */
+int att_swtpm_start(struct att_swtpm **out);
+
+/* "swtpm:host=127.0.0.1,port=N", valid until att_swtpm_free(). */
+const char *att_swtpm_tcti(const struct att_swtpm *s);
+/* The state directory (a scratch place for the test's files too). */
+const char *att_swtpm_dir(const struct att_swtpm *s);
+int att_swtpm_port(const struct att_swtpm *s);
+
+/* Stops swtpm (SIGTERM, then SIGKILL) and waits until its ports are free. */
+int att_swtpm_stop(struct att_swtpm *s);
+/* Stops and starts again on the same state: a TPM reboot. */
+int att_swtpm_restart(struct att_swtpm *s);
+
+/* Stops swtpm if running and removes the state directory. NULL is fine. */
+void att_swtpm_free(struct att_swtpm *s);
+
+#endif
