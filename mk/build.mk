@@ -11,7 +11,7 @@ B ?= $(SRC)/build/rel
 VARIANT ?= rel
 PREFIX ?= /usr/local
 
-PKGS := openssl json-c
+PKGS := openssl json-c tss2-mu
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 
