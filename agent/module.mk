@@ -1,0 +1,15 @@
+# agent: the TPM layer (agent/tpm.c, tpm2-tss ESAPI). The attest-agent
+# daemon comes with a later issue; until then the TPM layer is linked into
+# the tests that drive it against swtpm (tests/integration/test_tpm_*.c).
+AGENT_TPM_OBJS := $(B)/obj/agent/tpm.o
+AGENT_TSS_LIBS := $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc tss2-mu)
+
+# The TPM integration tests: agent objects, the test support library and
+# the TSS + cmocka libraries, whatever the order the module fragments are
+# read in (target-specific, so the shared link rule stays as it is).
+AGENT_TPM_TESTS := $(patsubst $(SRC)/tests/integration/%.c,$(B)/tests/integration/%,\
+	$(wildcard $(SRC)/tests/integration/test_tpm_*.c))
+AGENT_TESTLIB_OBJS := $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(wildcard $(SRC)/tests/lib/*.c))
+$(AGENT_TPM_TESTS): $(AGENT_TPM_OBJS) $(AGENT_TESTLIB_OBJS)
+$(AGENT_TPM_TESTS): PKG_LIBS += $(AGENT_TSS_LIBS) $(shell pkg-config --libs cmocka)
+$(B)/obj/tests/integration/test_tpm_%.o: ALL_CFLAGS += -I$(SRC)/agent
