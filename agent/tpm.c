@@ -191,6 +191,14 @@ static int ek_load(struct agent_tpm *t, enum agent_key_alg alg)
 		return ATT_E_INVAL;
 	if (t->ek[alg] != ESYS_TR_NONE)
 		return ATT_OK;
+	/* Without a resource manager a TPM has few object slots (swtpm:
+	 * 3): keep one EK loaded at a time; it is re-derived on demand. */
+	for (int i = 0; i < EK_COUNT; i++) {
+		if (t->ek[i] != ESYS_TR_NONE) {
+			Esys_FlushContext(t->esys, t->ek[i]);
+			t->ek[i] = ESYS_TR_NONE;
+		}
+	}
 	memset(&sens, 0, sizeof(sens));
 	memset(&outside, 0, sizeof(outside));
 	memset(&pcrs, 0, sizeof(pcrs));
