@@ -129,9 +129,28 @@ struct slim_cached {
 	bool must_measure;	/* a measured reader saw it (ToMToU) */
 };
 
-#define SLIM_CACHE_BITS 10
+#define SLIM_CACHE_BITS 12
+#define SLIM_CACHE_MAX (64 * 1024)
 static DEFINE_HASHTABLE(slim_cache, SLIM_CACHE_BITS);
 static DEFINE_SPINLOCK(slim_cache_lock);
+static unsigned int slim_cache_size;
+
+/*
+ * Dropping the whole cache when it is full costs re-hashing, never a
+ * missed measurement (the list skips identical entries). Lock held.
+ */
+static void slim_cache_drop_all(struct hlist_head *freelist)
+{
+	struct slim_cached *c;
+	struct hlist_node *tmp;
+	int bkt;
+
+	hash_for_each_safe(slim_cache, bkt, tmp, c, node) {
+		hash_del(&c->node);
+		hlist_add_head(&c->node, freelist);
+	}
+	slim_cache_size = 0;
+}
 
 static unsigned long slim_cache_key(const struct inode *inode)
 {
@@ -214,13 +233,18 @@ static bool slim_cache_measured(struct inode *inode,
 static void slim_cache_store(struct inode *inode,
 			     const struct slim_version *ver, bool valid)
 {
+	HLIST_HEAD(freelist);
 	struct slim_cached *c, *n;
+	struct hlist_node *tmp;
 	unsigned long flags;
 
 	n = kzalloc(sizeof(*n), GFP_KERNEL);
 	spin_lock_irqsave(&slim_cache_lock, flags);
 	c = slim_cache_find(inode);
+	if (!c && n && slim_cache_size >= SLIM_CACHE_MAX)
+		slim_cache_drop_all(&freelist);
 	if (!c && n) {
+		slim_cache_size++;
 		c = n;
 		n = NULL;
 		c->sb = inode->i_sb;
@@ -236,6 +260,8 @@ static void slim_cache_store(struct inode *inode,
 	}
 	spin_unlock_irqrestore(&slim_cache_lock, flags);
 	kfree(n);
+	hlist_for_each_entry_safe(c, tmp, &freelist, node)
+		kfree(c);
 }
 
 /* ---- the sleepable work ------------------------------------------------- */
@@ -286,6 +312,18 @@ out_file:
 	return rc;
 }
 
+static const char *slim_name(struct file *file, char *pathbuf)
+{
+	const char *name;
+
+	if (pathbuf) {
+		name = d_path(&file->f_path, pathbuf, PATH_MAX);
+		if (!IS_ERR(name))
+			return name;
+	}
+	return file->f_path.dentry->d_name.name;
+}
+
 static void slim_process(struct slim_work *w)
 {
 	struct inode *inode = file_inode(w->file);
@@ -296,14 +334,14 @@ static void slim_process(struct slim_work *w)
 	bool writers;
 	int rc;
 
-	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
-	if (pathbuf) {
-		name = d_path(&w->file->f_path, pathbuf, PATH_MAX);
-		if (IS_ERR(name))
-			name = w->file->f_path.dentry->d_name.name;
-	} else {
-		name = w->file->f_path.dentry->d_name.name;
+	if ((w->todo & SLIM_DO_MEASURE) &&
+	    !(w->todo & (SLIM_DO_OPEN_WRITERS | SLIM_DO_TOMTOU))) {
+		slim_version_get(inode, &ver);
+		if (slim_cache_measured(inode, &ver))
+			return;
 	}
+	pathbuf = kmalloc(PATH_MAX, GFP_KERNEL);
+	name = slim_name(w->file, pathbuf);
 
 	if (w->todo & SLIM_DO_OPEN_WRITERS)
 		slim_list_add_violation(name);
@@ -366,7 +404,16 @@ static void slim_twork(struct callback_head *cb)
 int slim_queue(struct file *file, enum slim_func func, int mask,
 	       unsigned int todo)
 {
+	struct inode *inode = file_inode(file);
+	struct slim_version ver;
 	struct slim_work *w;
+
+	/* the common case: this version is in the list already */
+	if (todo == SLIM_DO_MEASURE) {
+		slim_version_get(inode, &ver);
+		if (slim_cache_measured(inode, &ver))
+			return 0;
+	}
 
 	w = kmalloc(sizeof(*w), GFP_ATOMIC | __GFP_NOWARN);
 	if (!w) {
@@ -421,6 +468,7 @@ void slim_measure_exit(void)
 		hash_del(&c->node);
 		kfree(c);
 	}
+	slim_cache_size = 0;
 	crypto_free_shash(slim_file_tfm);
 	slim_file_tfm = NULL;
 }

@@ -74,6 +74,8 @@ vm_build_initramfs() {
 			[ -e "$t" ] && vm_copy_bin "$root" "$t"
 		done
 	fi
+	# a dynamically linked program for the MMAP_CHECK scenario
+	vm_copy_bin "$root" /usr/bin/basename
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"
 	rm -rf "$root"

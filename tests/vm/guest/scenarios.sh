@@ -73,6 +73,26 @@ scn_file_read_root() {
 	expect_new_entry "$c0" /root/conf
 }
 
+# a dynamically linked program: the program, its interpreter and libc are
+# mapped executable (by the kernel and by ld.so); with only an MMAP_CHECK
+# rule exactly those three are measured
+scn_mmap_exec() {
+	cat $K/policy >/tmp/policy.keep
+	echo "measure func=MMAP_CHECK mask=MAY_EXEC" >$K/policy ||
+		{ fail "cannot set an MMAP_CHECK-only policy"; return 1; }
+	c0=$(count)
+	[ "$(/usr/bin/basename /a/b)" = b ] || { fail "/usr/bin/basename does not run"; return 1; }
+	c1=$(count)
+	cat /tmp/policy.keep >$K/policy || { fail "cannot restore the policy"; return 1; }
+	[ "$c1" = $((c0 + 3)) ] || { fail "count $c0 -> $c1, expected +3"; return 1; }
+	for f in /usr/bin/basename /lib64/ld-linux-x86-64.so.2 \
+		/lib/x86_64-linux-gnu/libc.so.6; do
+		want=$(sha256sum $f | cut -d' ' -f1)
+		grep -q " sha256:$want $f\$" $K/ascii_runtime_measurements ||
+			{ fail "$f not measured by MMAP_CHECK"; return 1; }
+	done
+}
+
 scn_dump_clean() {
 	dump clean
 }
@@ -216,7 +236,7 @@ scn_lock_refuses_removal() {
 	expect_new_entry "$c0" /root/p5/true
 }
 
-for s in load exec_once exec_again exec_modified file_read_root dump_clean \
+for s in load exec_once exec_again exec_modified file_read_root mmap_exec dump_clean \
 	policy_malformed policy_replace violation_open_writers \
 	violation_tomtou dump_violations unload reload_gap \
 	unload_under_load lock_refuses_removal; do
