@@ -131,7 +131,7 @@ int att_tpm_key_parse(const uint8_t *p, size_t len, struct att_tpm_key **out)
 {
 	struct att_tpm_key *k;
 	TPM2B_PUBLIC tb;
-	uint8_t again[sizeof(TPMT_PUBLIC)];
+	uint8_t again[sizeof(TPM2B_PUBLIC)];
 	size_t off = 0, aoff = 0;
 	enum att_hash h;
 	int rc;
@@ -145,10 +145,14 @@ int att_tpm_key_parse(const uint8_t *p, size_t len, struct att_tpm_key **out)
 		return ATT_E_FORMAT;
 	if (off != len)
 		return ATT_E_TRAILING;
-	/* The Name hashes the bytes as sent: they must be canonical. */
-	if (Tss2_MU_TPMT_PUBLIC_Marshal(&tb.publicArea, again, sizeof(again),
-					&aoff) != TSS2_RC_SUCCESS ||
-	    aoff != len - 2 || memcmp(again, p + 2, aoff))
+	/*
+	 * The Name hashes the bytes as sent, so they must be canonical:
+	 * libtss2-mu does not check that the inner size is what the public
+	 * area takes, re-marshaling does (it writes the size it computes).
+	 */
+	if (Tss2_MU_TPM2B_PUBLIC_Marshal(&tb, again, sizeof(again), &aoff) !=
+		    TSS2_RC_SUCCESS ||
+	    aoff != len || memcmp(again, p, len))
 		return ATT_E_FORMAT;
 	h = att_hash_by_tpm_alg(tb.publicArea.nameAlg);
 	if (h == ATT_HASH_NONE)
