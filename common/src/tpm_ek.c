@@ -11,6 +11,7 @@
 
 #include <openssl/err.h>
 #include <openssl/pem.h>
+#include <openssl/x509v3.h>
 
 #include "attest/buf.h"
 #include "attest/err.h"
@@ -172,9 +173,34 @@ static int key_too_weak(EVP_PKEY *k)
 	return 1;
 }
 
+/*
+ * An EK certificate is an end-entity certificate; when it names extended
+ * key usages, tcg-kp-EKCertificate (2.23.133.8.1) must be one of them.
+ */
+static const char *ek_profile_problem(X509 *cert)
+{
+	EXTENDED_KEY_USAGE *eku;
+	ASN1_OBJECT *want;
+	int i, found = 0, crit = 0;
+
+	if (X509_check_ca(cert))
+		return "EK certificate is a CA certificate";
+	eku = X509_get_ext_d2i(cert, NID_ext_key_usage, &crit, NULL);
+	if (!eku)
+		return crit == -1 ? NULL : "EK certificate has a bad EKU";
+	want = OBJ_txt2obj("2.23.133.8.1", 1);
+	for (i = 0; want && i < sk_ASN1_OBJECT_num(eku); i++)
+		if (!OBJ_cmp(sk_ASN1_OBJECT_value(eku, i), want))
+			found = 1;
+	ASN1_OBJECT_free(want);
+	EXTENDED_KEY_USAGE_free(eku);
+	return found ? NULL : "EK certificate EKU lacks tcg-kp-EKCertificate";
+}
+
 int att_ek_cert_verify(const struct att_ek_ca *ca, X509 *cert,
 		       STACK_OF(X509) * intermediates, const char **why)
 {
+	const char *bad;
 	X509_STORE_CTX *ctx;
 	int ok, err, rc;
 
@@ -185,6 +211,13 @@ int att_ek_cert_verify(const struct att_ek_ca *ca, X509 *cert,
 	if (key_too_weak(X509_get0_pubkey(cert))) {
 		if (why)
 			*why = "EK certificate key is weak or of unknown type";
+		return ATT_E_VERIFY;
+	}
+	bad = ek_profile_problem(cert);
+	ERR_clear_error();
+	if (bad) {
+		if (why)
+			*why = bad;
 		return ATT_E_VERIFY;
 	}
 	ctx = X509_STORE_CTX_new();

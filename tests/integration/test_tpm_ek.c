@@ -221,6 +221,26 @@ static void wrong_ca_rejected(void **state)
 	assert_int_equal(att_ek_cert_verify(other, mimic, NULL, NULL), ATT_OK);
 	assert_int_equal(att_ek_cert_verify(other, F.cert, NULL, &why),
 			 ATT_E_VERIFY);
+	/* a TLS server certificate is no EK certificate, even from a
+	 * trusted CA; a CA certificate is not either */
+	X509_free(leaf);
+	leaf = make_cert(X509_get0_pubkey(F.cert),
+			 X509_get_subject_name(F.cert), 0, cax, cak);
+	add_ext(leaf, cax, NID_ext_key_usage, "serverAuth");
+	assert_true(X509_sign(leaf, cak, EVP_sha256()) > 0);
+	assert_int_equal(att_ek_cert_verify(other, leaf, NULL, &why),
+			 ATT_E_VERIFY);
+	assert_string_equal(why,
+			    "EK certificate EKU lacks tcg-kp-EKCertificate");
+	X509_free(leaf);
+	leaf = make_cert(X509_get0_pubkey(F.cert),
+			 X509_get_subject_name(F.cert), 0, cax, cak);
+	add_ext(leaf, cax, NID_ext_key_usage, "2.23.133.8.1");
+	assert_true(X509_sign(leaf, cak, EVP_sha256()) > 0);
+	assert_int_equal(att_ek_cert_verify(other, leaf, NULL, NULL), ATT_OK);
+	assert_int_equal(att_ek_cert_verify(other, cax, NULL, &why),
+			 ATT_E_VERIFY);
+	assert_string_equal(why, "EK certificate is a CA certificate");
 	att_ek_ca_free(other);
 	X509_free(leaf);
 	X509_free(mimic);

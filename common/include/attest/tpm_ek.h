@@ -39,7 +39,9 @@ int att_ek_cert_parse(const uint8_t *der, size_t len, X509 **out);
  * Validates cert against ca (intermediates: extra untrusted certificates
  * sent by the agent, may be NULL) at the current time. ATT_OK, or
  * ATT_E_VERIFY with a static reason in *why (may be NULL): unknown CA,
- * self-signed, expired, bad signature, weak key (RSA < 2048 bits).
+ * self-signed, expired, bad signature, weak key (RSA < 2048 bits, EC
+ * < 256), a CA certificate as EK certificate, or an EKU extension
+ * without tcg-kp-EKCertificate (2.23.133.8.1).
  */
 int att_ek_cert_verify(const struct att_ek_ca *ca, X509 *cert,
 		       STACK_OF(X509) * intermediates, const char **why);
