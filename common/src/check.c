@@ -10,6 +10,7 @@
 
 #include <openssl/crypto.h>
 
+#include "attest/codec.h"
 #include "attest/err.h"
 
 void att_check_result_init(struct att_check_result *res)
@@ -59,6 +60,14 @@ static int add_failure(struct att_check_result *res, size_t max,
 		memcpy(f->path, e->path, f->path_len);
 	f->path[f->path_len] = '\0';
 	memcpy(f->detail, j->detail, sizeof(f->detail));
+	if (!f->detail[0] && e->file_digest && !e->violation &&
+	    e->file_digest_len <= ATT_DIGEST_MAX) {
+		char hex[2 * ATT_DIGEST_MAX + 1];
+
+		att_hex_encode(e->file_digest, e->file_digest_len, hex);
+		snprintf(f->detail, sizeof(f->detail), "%s:%s",
+			 att_hash_name(e->file_alg), hex);
+	}
 	res->nfailures++;
 	return ATT_OK;
 }
@@ -157,8 +166,13 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 					set_error(res, rc, "boot_aggregate");
 					return rc;
 				}
-				if (!rc)
+				if (!rc && wl) {
 					att_wl_judge(wl, &e, &j);
+				} else if (!rc) {
+					j = (struct att_judgement){
+						.verdict = ATT_V_UNCHECKED
+					};
+				}
 			}
 		}
 		res->counts[j.verdict]++;

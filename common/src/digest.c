@@ -2,12 +2,21 @@
 /*
  * digest.c - hash algorithm table and reusable EVP contexts.
  */
+/*
+ * The replay hashes a few hundred bytes millions of times: for SHA-1 and
+ * SHA-2 the low-level OpenSSL functions (deprecated in 3.0, still the same
+ * implementation with SHA-NI) avoid EVP's per-call dispatch and cleansing,
+ * which cost more than the hashing itself at these sizes.
+ */
+#define OPENSSL_SUPPRESS_DEPRECATED 1
+
 #include "attest/digest.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <openssl/sha.h>
 
 #include "attest/err.h"
 
@@ -83,9 +92,22 @@ const char *att_hash_name(enum att_hash h)
 
 struct att_md {
 	enum att_hash hash;
+	int fast; /* low-level context in use */
+	union {
+		SHA_CTX sha1;
+		SHA256_CTX sha256;
+		SHA512_CTX sha512;
+	} u;
 	EVP_MD *md;
 	EVP_MD_CTX *ctx;
 };
+
+static int fast_hash(enum att_hash h)
+{
+	return h == ATT_HASH_SHA1 || h == ATT_HASH_SHA224 ||
+	       h == ATT_HASH_SHA256 || h == ATT_HASH_SHA384 ||
+	       h == ATT_HASH_SHA512;
+}
 
 int att_md_new(enum att_hash h, struct att_md **out)
 {
@@ -97,6 +119,11 @@ int att_md_new(enum att_hash h, struct att_md **out)
 	if (!m)
 		return ATT_E_NOMEM;
 	m->hash = h;
+	m->fast = fast_hash(h);
+	if (m->fast) {
+		*out = m;
+		return ATT_OK;
+	}
 	m->md = EVP_MD_fetch(NULL, evp_name(h), NULL);
 	if (!m->md) {
 		free(m);
@@ -128,19 +155,76 @@ enum att_hash att_md_hash(const struct att_md *m)
 
 int att_md_init(struct att_md *m)
 {
-	return EVP_DigestInit_ex2(m->ctx, m->md, NULL) == 1 ? ATT_OK :
-							      ATT_E_CRYPTO;
+	int ok;
+
+	switch (m->fast ? m->hash : ATT_HASH_NONE) {
+	case ATT_HASH_SHA1:
+		ok = SHA1_Init(&m->u.sha1);
+		break;
+	case ATT_HASH_SHA224:
+		ok = SHA224_Init(&m->u.sha256);
+		break;
+	case ATT_HASH_SHA256:
+		ok = SHA256_Init(&m->u.sha256);
+		break;
+	case ATT_HASH_SHA384:
+		ok = SHA384_Init(&m->u.sha512);
+		break;
+	case ATT_HASH_SHA512:
+		ok = SHA512_Init(&m->u.sha512);
+		break;
+	default:
+		ok = EVP_DigestInit_ex2(m->ctx, m->md, NULL);
+	}
+	return ok == 1 ? ATT_OK : ATT_E_CRYPTO;
 }
 
 int att_md_update(struct att_md *m, const void *p, size_t n)
 {
-	return EVP_DigestUpdate(m->ctx, p, n) == 1 ? ATT_OK : ATT_E_CRYPTO;
+	int ok;
+
+	switch (m->fast ? m->hash : ATT_HASH_NONE) {
+	case ATT_HASH_SHA1:
+		ok = SHA1_Update(&m->u.sha1, p, n);
+		break;
+	case ATT_HASH_SHA224:
+	case ATT_HASH_SHA256:
+		ok = SHA256_Update(&m->u.sha256, p, n);
+		break;
+	case ATT_HASH_SHA384:
+	case ATT_HASH_SHA512:
+		ok = SHA512_Update(&m->u.sha512, p, n);
+		break;
+	default:
+		ok = EVP_DigestUpdate(m->ctx, p, n);
+	}
+	return ok == 1 ? ATT_OK : ATT_E_CRYPTO;
 }
 
 int att_md_final(struct att_md *m, uint8_t *out)
 {
-	return EVP_DigestFinal_ex(m->ctx, out, NULL) == 1 ? ATT_OK :
-							    ATT_E_CRYPTO;
+	int ok;
+
+	switch (m->fast ? m->hash : ATT_HASH_NONE) {
+	case ATT_HASH_SHA1:
+		ok = SHA1_Final(out, &m->u.sha1);
+		break;
+	case ATT_HASH_SHA224:
+		ok = SHA224_Final(out, &m->u.sha256);
+		break;
+	case ATT_HASH_SHA256:
+		ok = SHA256_Final(out, &m->u.sha256);
+		break;
+	case ATT_HASH_SHA384:
+		ok = SHA384_Final(out, &m->u.sha512);
+		break;
+	case ATT_HASH_SHA512:
+		ok = SHA512_Final(out, &m->u.sha512);
+		break;
+	default:
+		ok = EVP_DigestFinal_ex(m->ctx, out, NULL);
+	}
+	return ok == 1 ? ATT_OK : ATT_E_CRYPTO;
 }
 
 int att_md_digest(struct att_md *m, const void *p, size_t n, uint8_t *out)

@@ -113,48 +113,21 @@ static int rehash(struct dmap *m, size_t nslots)
 	return ATT_OK;
 }
 
-static long find_index(const struct dmap *m, const void *name, size_t nlen)
+
+/* Inserts name, known to be absent, into the table. */
+static int insert_new(struct dmap *m, const void *name, size_t nlen,
+		      size_t slot_hint_valid, size_t slot, size_t *idx)
 {
-	size_t j;
-
-	if (!m->nslots)
-		return -1;
-	for (j = slot_of(m, name, nlen); m->slots[j];
-	     j = (j + 1) & (m->nslots - 1)) {
-		const struct dmap_entry *e = &m->entries[m->slots[j] - 1];
-
-		if (e->name_len == nlen &&
-		    !memcmp(m->names.data + e->name_off, name, nlen))
-			return (long)m->slots[j] - 1;
-	}
-	return -1;
-}
-
-const struct dmap_entry *dmap_find(const struct dmap *m, const void *name,
-				   size_t nlen)
-{
-	long i = find_index(m, name, nlen);
-
-	return i < 0 ? NULL : &m->entries[i];
-}
-
-static int add_entry(struct dmap *m, const void *name, size_t nlen,
-		     struct dmap_entry **out)
-{
-	long i = find_index(m, name, nlen);
 	struct dmap_entry *e;
 	int rc;
 
-	if (i >= 0) {
-		*out = &m->entries[i];
-		return ATT_OK;
-	}
 	if (nlen > UINT32_MAX || m->count >= UINT32_MAX - 1)
 		return ATT_E_TOO_BIG;
 	if ((m->count + 1) * 2 > m->nslots) {
 		rc = rehash(m, m->nslots ? m->nslots * 2 : 1024);
 		if (rc)
 			return rc;
+		slot_hint_valid = 0;
 	}
 	if (m->count == m->cap) {
 		size_t ncap = m->cap ? m->cap * 2 : 256;
@@ -172,16 +145,64 @@ static int add_entry(struct dmap *m, const void *name, size_t nlen,
 	rc = att_buf_append(&m->names, name, nlen);
 	if (rc)
 		return rc;
-	{
-		size_t j = slot_of(m, name, nlen);
-
-		while (m->slots[j])
-			j = (j + 1) & (m->nslots - 1);
-		m->slots[j] = (uint32_t)(m->count + 1);
+	if (!slot_hint_valid) {
+		slot = slot_of(m, name, nlen);
+		while (m->slots[slot])
+			slot = (slot + 1) & (m->nslots - 1);
 	}
-	m->count++;
-	*out = e;
+	m->slots[slot] = (uint32_t)(m->count + 1);
+	*idx = m->count++;
 	return ATT_OK;
+}
+
+/*
+ * Looks name up; when absent, *slot is the empty slot where it would go
+ * (valid until the table changes).
+ */
+static long lookup(const struct dmap *m, const void *name, size_t nlen,
+		   size_t *slot)
+{
+	size_t j;
+
+	if (!m->nslots)
+		return -2;
+	for (j = slot_of(m, name, nlen); m->slots[j];
+	     j = (j + 1) & (m->nslots - 1)) {
+		const struct dmap_entry *e = &m->entries[m->slots[j] - 1];
+
+		if (e->name_len == nlen &&
+		    !memcmp(m->names.data + e->name_off, name, nlen))
+			return (long)m->slots[j] - 1;
+	}
+	*slot = j;
+	return -1;
+}
+
+static int add_entry(struct dmap *m, const void *name, size_t nlen,
+		     struct dmap_entry **out)
+{
+	size_t slot = 0, idx;
+	long i = lookup(m, name, nlen, &slot);
+	int rc;
+
+	if (i >= 0) {
+		*out = &m->entries[i];
+		return ATT_OK;
+	}
+	rc = insert_new(m, name, nlen, i == -1, slot, &idx);
+	if (!rc)
+		*out = &m->entries[idx];
+	return rc;
+}
+
+int dmap_add_new(struct dmap *m, const void *name, size_t nlen, size_t *idx)
+{
+	size_t slot = 0;
+	long i = lookup(m, name, nlen, &slot);
+
+	if (i >= 0)
+		return ATT_E_EXISTS;
+	return insert_new(m, name, nlen, i == -1, slot, idx);
 }
 
 int dmap_add_name(struct dmap *m, const void *name, size_t nlen)
@@ -204,19 +225,13 @@ static uint64_t get_u64(const uint8_t *p)
 	return v;
 }
 
-int dmap_add(struct dmap *m, const void *name, size_t nlen, enum att_hash alg,
-	     const uint8_t *d, size_t dlen)
+static int append_digest(struct dmap *m, struct dmap_entry *e,
+			 enum att_hash alg, const uint8_t *d, size_t dlen)
 {
 	uint8_t hdr[DMAP_REC_HDR];
-	struct dmap_entry *e;
 	uint64_t off;
 	int rc;
 
-	if (!dlen || dlen > ATT_DIGEST_MAX)
-		return ATT_E_INVAL;
-	rc = add_entry(m, name, nlen, &e);
-	if (rc)
-		return rc;
 	if (dmap_has_digest(m, e, alg, d, dlen))
 		return ATT_OK;
 	off = m->digests.len;
@@ -238,6 +253,28 @@ int dmap_add(struct dmap *m, const void *name, size_t nlen, enum att_hash alg,
 	return ATT_OK;
 }
 
+int dmap_add(struct dmap *m, const void *name, size_t nlen, enum att_hash alg,
+	     const uint8_t *d, size_t dlen)
+{
+	struct dmap_entry *e;
+	int rc;
+
+	if (!dlen || dlen > ATT_DIGEST_MAX)
+		return ATT_E_INVAL;
+	rc = add_entry(m, name, nlen, &e);
+	if (rc)
+		return rc;
+	return append_digest(m, e, alg, d, dlen);
+}
+
+int dmap_add_digest(struct dmap *m, size_t idx, enum att_hash alg,
+		    const uint8_t *d, size_t dlen)
+{
+	if (!dlen || dlen > ATT_DIGEST_MAX || idx >= m->count)
+		return ATT_E_INVAL;
+	return append_digest(m, &m->entries[idx], alg, d, dlen);
+}
+
 int dmap_has_digest(const struct dmap *m, const struct dmap_entry *e,
 		    enum att_hash alg, const uint8_t *d, size_t dlen)
 {
@@ -254,4 +291,13 @@ int dmap_has_digest(const struct dmap *m, const struct dmap_entry *e,
 		r = get_u64(rec);
 	}
 	return 0;
+}
+
+const struct dmap_entry *dmap_find(const struct dmap *m, const void *name,
+				   size_t nlen)
+{
+	size_t slot;
+	long i = lookup(m, name, nlen, &slot);
+
+	return i < 0 ? NULL : &m->entries[i];
 }

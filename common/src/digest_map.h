@@ -43,6 +43,11 @@ int dmap_add(struct dmap *m, const void *name, size_t nlen, enum att_hash alg,
 	     const uint8_t *d, size_t dlen);
 /* Adds name with no digests (if absent). */
 int dmap_add_name(struct dmap *m, const void *name, size_t nlen);
+/* Adds a name that must be new (ATT_E_EXISTS otherwise); *idx: its entry. */
+int dmap_add_new(struct dmap *m, const void *name, size_t nlen, size_t *idx);
+/* Adds a digest to entry idx (one lookup saved per digest). */
+int dmap_add_digest(struct dmap *m, size_t idx, enum att_hash alg,
+		    const uint8_t *d, size_t dlen);
 const struct dmap_entry *dmap_find(const struct dmap *m, const void *name,
 				   size_t nlen);
 /* 1 when the entry holds that digest. */

@@ -166,6 +166,12 @@ int att_json_parse(const char *text, size_t len, int max_depth,
 	o = json_tokener_parse_ex(tok, text, (int)len);
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
+	if (!o && jerr == json_tokener_continue && end == len) {
+		/* A bare number at the end is complete only after a delimiter. */
+		o = json_tokener_parse_ex(tok, " ", 1);
+		jerr = json_tokener_get_error(tok);
+		end = len;
+	}
 	json_tokener_free(tok);
 	if (!o || jerr != json_tokener_success) {
 		json_object_put(o);

@@ -364,14 +364,12 @@ static enum att_verdict judge(const struct att_wl *wl,
 		if (e->index == 0 && e->path_len == 14 &&
 		    !memcmp(e->path, "boot_aggregate", 14))
 			return ATT_V_UNCHECKED;
-		digest_detail(e, j->detail, sizeof(j->detail));
-		return ATT_V_UNKNOWN_PATH;
+		return ATT_V_UNKNOWN_PATH; /* the checker adds the digest */
 	}
 	if (dmap_has_digest(&wl->digests, p, e->file_alg, e->file_digest,
 			    e->file_digest_len))
 		return ATT_V_ALLOWED;
-	digest_detail(e, j->detail, sizeof(j->detail));
-	return ATT_V_HASH_MISMATCH;
+	return ATT_V_HASH_MISMATCH; /* the checker adds the digest */
 }
 
 int att_wl_judge(const struct att_wl *wl, const struct att_ima_entry *e,

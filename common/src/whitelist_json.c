@@ -11,6 +11,7 @@
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/json.h"
+#include "attest/jsonpull.h"
 #include "wl_internal.h"
 
 static int want_type(struct json_object *o, enum json_type t, const char *what,
@@ -25,106 +26,6 @@ static int want_type(struct json_object *o, enum json_type t, const char *what,
 	snprintf(err, errlen, "%s: must be %s", what,
 		 (unsigned int)t < 7 ? names[t] : "?");
 	return ATT_E_FORMAT;
-}
-
-/* "name": ["hex", ...] objects: digests, keyrings, ima-buf. */
-static int load_digest_object(struct att_wl *wl, struct dmap *m,
-			      struct json_object *obj, const char *what,
-			      char *err, size_t errlen)
-{
-	int rc = want_type(obj, json_type_object, what, err, errlen);
-
-	if (rc)
-		return rc;
-	json_object_object_foreach(obj, name, arr)
-	{
-		size_t i, n, nlen = strlen(name);
-
-		if (!nlen) {
-			snprintf(err, errlen, "%s: empty name", what);
-			return ATT_E_FORMAT;
-		}
-		if (!json_object_is_type(arr, json_type_array)) {
-			snprintf(err, errlen, "%s[\"%.64s\"]: must be an array "
-					      "of digests", what, name);
-			return ATT_E_FORMAT;
-		}
-		n = json_object_array_length(arr);
-		if (n > wl->lim.max_digests_per_path) {
-			snprintf(err, errlen, "%s[\"%.64s\"]: more than %zu "
-					      "digests", what, name,
-				 wl->lim.max_digests_per_path);
-			return ATT_E_TOO_BIG;
-		}
-		if (m->count >= wl->lim.max_paths) {
-			snprintf(err, errlen, "%s: more than %zu names", what,
-				 wl->lim.max_paths);
-			return ATT_E_TOO_BIG;
-		}
-		if (!n) {
-			rc = dmap_add_name(m, name, nlen);
-			if (rc)
-				return rc;
-		}
-		for (i = 0; i < n; i++) {
-			struct json_object *d = json_object_array_get_idx(arr, i);
-			uint8_t dig[ATT_DIGEST_MAX];
-			enum att_hash alg;
-			size_t dlen;
-
-			if (!json_object_is_type(d, json_type_string) ||
-			    wl_parse_digest(json_object_get_string(d),
-					    (size_t)json_object_get_string_len(d),
-					    &alg, dig, &dlen)) {
-				snprintf(err, errlen,
-					 "%s[\"%.64s\"][%zu]: not a digest "
-					 "(hex of a known length, or "
-					 "algo:hex)",
-					 what, name, i);
-				return ATT_E_FORMAT;
-			}
-			rc = dmap_add(m, name, nlen, alg, dig, dlen);
-			if (rc)
-				return rc;
-		}
-	}
-	return ATT_OK;
-}
-
-static int load_excludes(struct att_wl *wl, struct json_object *arr,
-			 char *err, size_t errlen)
-{
-	const char **pats;
-	size_t i, n;
-	int rc = want_type(arr, json_type_array, "excludes", err, errlen);
-
-	if (rc)
-		return rc;
-	n = json_object_array_length(arr);
-	if (n > wl->lim.max_excludes) {
-		snprintf(err, errlen, "excludes: more than %zu patterns",
-			 wl->lim.max_excludes);
-		return ATT_E_TOO_BIG;
-	}
-	if (!n)
-		return ATT_OK;
-	pats = calloc(n, sizeof(*pats));
-	if (!pats)
-		return ATT_E_NOMEM;
-	for (i = 0; i < n; i++) {
-		struct json_object *p = json_object_array_get_idx(arr, i);
-
-		if (!json_object_is_type(p, json_type_string)) {
-			snprintf(err, errlen, "excludes[%zu]: must be a string",
-				 i);
-			free(pats);
-			return ATT_E_FORMAT;
-		}
-		pats[i] = json_object_get_string(p);
-	}
-	rc = wl_compile_excludes(wl, pats, n, err, errlen);
-	free(pats);
-	return rc;
 }
 
 static int load_ima(struct att_wl *wl, struct json_object *ima, char *err,
@@ -298,45 +199,275 @@ static int load_attest(struct att_wl *wl, struct json_object *o, char *err,
 	return ATT_OK;
 }
 
-static int load_root(struct att_wl *wl, struct json_object *root, char *err,
-		     size_t errlen)
-{
-	int rc = want_type(root, json_type_object, "whitelist", err, errlen);
+/* Section bits, to refuse a repeated top-level key. */
+enum {
+	SEC_DIGESTS = 1 << 0,
+	SEC_KEYRINGS = 1 << 1,
+	SEC_IMABUF = 1 << 2,
+	SEC_EXCLUDES = 1 << 3,
+	SEC_IMA = 1 << 4,
+	SEC_KEYS = 1 << 5,
+	SEC_ATTEST = 1 << 6,
+	SEC_META = 1 << 7,
+	SEC_RELEASE = 1 << 8,
+};
 
-	if (rc)
-		return rc;
-	json_object_object_foreach(root, key, val)
-	{
-		if (!strcmp(key, "digests"))
-			rc = load_digest_object(wl, &wl->digests, val,
-						"digests", err, errlen);
-		else if (!strcmp(key, "keyrings"))
-			rc = load_digest_object(wl, &wl->keyrings, val,
-						"keyrings", err, errlen);
-		else if (!strcmp(key, "ima-buf"))
-			rc = load_digest_object(wl, &wl->bufs, val, "ima-buf",
-						err, errlen);
-		else if (!strcmp(key, "excludes"))
-			rc = load_excludes(wl, val, err, errlen);
-		else if (!strcmp(key, "ima"))
-			rc = load_ima(wl, val, err, errlen);
-		else if (!strcmp(key, "verification-keys"))
-			rc = load_keys(wl, val, err, errlen);
-		else if (!strcmp(key, "attest"))
-			rc = load_attest(wl, val, err, errlen);
-		else if (!strcmp(key, "meta"))
-			rc = want_type(val, json_type_object, "meta", err,
-				       errlen);
-		else if (!strcmp(key, "release"))
-			rc = want_type(val, json_type_int, "release", err,
-				       errlen);
-		else {
-			snprintf(err, errlen, "unknown field '%.64s'", key);
-			rc = ATT_E_FORMAT;
+#define WL_MAX_NAME 8192
+
+static int jp_fail(struct att_jp *jp, int rc, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s", jp->err[0] ? jp->err : att_strerror(rc));
+	return rc;
+}
+
+/* "name": ["hex", ...] objects: digests, keyrings, ima-buf, streamed. */
+static int pull_digest_object(struct att_wl *wl, struct att_jp *jp,
+			      struct dmap *m, const char *what, char *err,
+			      size_t errlen)
+{
+	char name[WL_MAX_NAME];
+	enum att_jp_tok t;
+	int rc;
+
+	if ((rc = att_jp_next(jp, &t)))
+		return jp_fail(jp, rc, err, errlen);
+	if (t != ATT_JP_OBJ_START) {
+		snprintf(err, errlen, "%s: must be object", what);
+		return ATT_E_FORMAT;
+	}
+	for (;;) {
+		size_t nlen, n = 0, idx;
+
+		if ((rc = att_jp_next(jp, &t)))
+			return jp_fail(jp, rc, err, errlen);
+		if (t == ATT_JP_OBJ_END)
+			return ATT_OK;
+		nlen = jp->slen;
+		if (!nlen || nlen >= sizeof(name) ||
+		    memchr(jp->str, '\0', nlen)) {
+			snprintf(err, errlen, "%s: empty, too long or NUL-"
+					      "holding name",
+				 what);
+			return ATT_E_FORMAT;
+		}
+		memcpy(name, jp->str, nlen);
+		name[nlen] = '\0';
+		if (m->count >= wl->lim.max_paths) {
+			snprintf(err, errlen, "%s: more than %zu names", what,
+				 wl->lim.max_paths);
+			return ATT_E_TOO_BIG;
+		}
+		if ((rc = att_jp_next(jp, &t)))
+			return jp_fail(jp, rc, err, errlen);
+		if (t != ATT_JP_ARR_START) {
+			snprintf(err, errlen, "%s[\"%.64s\"]: must be an array "
+					      "of digests", what, name);
+			return ATT_E_FORMAT;
+		}
+		rc = dmap_add_new(m, name, nlen, &idx);
+		if (rc == ATT_E_EXISTS) {
+			snprintf(err, errlen, "%s: duplicate key '%.64s'", what,
+				 name);
+			return ATT_E_FORMAT;
 		}
 		if (rc)
 			return rc;
+		for (;;) {
+			uint8_t dig[ATT_DIGEST_MAX];
+			enum att_hash alg;
+			size_t dlen;
+
+			if ((rc = att_jp_next(jp, &t)))
+				return jp_fail(jp, rc, err, errlen);
+			if (t == ATT_JP_ARR_END)
+				break;
+			if (++n > wl->lim.max_digests_per_path) {
+				snprintf(err, errlen,
+					 "%s[\"%.64s\"]: more than %zu "
+					 "digests", what, name,
+					 wl->lim.max_digests_per_path);
+				return ATT_E_TOO_BIG;
+			}
+			if (t != ATT_JP_STRING ||
+			    wl_parse_digest(jp->str, jp->slen, &alg, dig,
+					    &dlen)) {
+				snprintf(err, errlen,
+					 "%s[\"%.64s\"][%zu]: not a digest "
+					 "(hex of a known length, or "
+					 "algo:hex)",
+					 what, name, n - 1);
+				return ATT_E_FORMAT;
+			}
+			rc = dmap_add_digest(m, idx, alg, dig, dlen);
+			if (rc)
+				return rc;
+		}
 	}
+}
+
+static int pull_excludes(struct att_wl *wl, struct att_jp *jp, char *err,
+			 size_t errlen)
+{
+	enum att_jp_tok t;
+	char **pats = NULL;
+	size_t n = 0, i;
+	int rc;
+
+	if ((rc = att_jp_next(jp, &t)))
+		return jp_fail(jp, rc, err, errlen);
+	if (t != ATT_JP_ARR_START) {
+		snprintf(err, errlen, "excludes: must be array");
+		return ATT_E_FORMAT;
+	}
+	for (;;) {
+		char **np;
+
+		if ((rc = att_jp_next(jp, &t))) {
+			rc = jp_fail(jp, rc, err, errlen);
+			goto out;
+		}
+		if (t == ATT_JP_ARR_END)
+			break;
+		if (t != ATT_JP_STRING) {
+			snprintf(err, errlen, "excludes[%zu]: must be a string",
+				 n);
+			rc = ATT_E_FORMAT;
+			goto out;
+		}
+		if (n >= wl->lim.max_excludes) {
+			snprintf(err, errlen, "excludes: more than %zu patterns",
+				 wl->lim.max_excludes);
+			rc = ATT_E_TOO_BIG;
+			goto out;
+		}
+		np = realloc(pats, (n + 1) * sizeof(*np));
+		if (!np) {
+			rc = ATT_E_NOMEM;
+			goto out;
+		}
+		pats = np;
+		pats[n] = strndup(jp->str, jp->slen);
+		if (!pats[n]) {
+			rc = ATT_E_NOMEM;
+			goto out;
+		}
+		if (strlen(pats[n]) != jp->slen) {
+			n++;
+			snprintf(err, errlen, "excludes[%zu]: NUL in pattern",
+				 n - 1);
+			rc = ATT_E_FORMAT;
+			goto out;
+		}
+		n++;
+	}
+	rc = wl_compile_excludes(wl, (const char *const *)pats, n, err,
+				 errlen);
+out:
+	for (i = 0; i < n; i++)
+		free(pats[i]);
+	free(pats);
+	return rc;
+}
+
+/* Small sections go through the tree parser (duplicate keys and all). */
+static int tree_section(struct att_wl *wl, struct att_jp *jp, int sec,
+			char *err, size_t errlen)
+{
+	struct json_object *o = NULL;
+	enum att_jp_tok t;
+	size_t a, b;
+	int rc;
+
+	if ((rc = att_jp_next(jp, &t)) || (rc = att_jp_skip(jp, t, &a, &b)))
+		return jp_fail(jp, rc, err, errlen);
+	rc = att_json_parse(jp->p + a, b - a, wl->lim.max_depth, &o, err,
+			    errlen);
+	if (rc)
+		return rc;
+	switch (sec) {
+	case SEC_IMA:
+		rc = load_ima(wl, o, err, errlen);
+		break;
+	case SEC_KEYS:
+		rc = load_keys(wl, o, err, errlen);
+		break;
+	case SEC_ATTEST:
+		rc = load_attest(wl, o, err, errlen);
+		break;
+	case SEC_META:
+		rc = want_type(o, json_type_object, "meta", err, errlen);
+		break;
+	default:
+		rc = want_type(o, json_type_int, "release", err, errlen);
+	}
+	json_object_put(o);
+	return rc;
+}
+
+static const struct {
+	const char *name;
+	int sec;
+} sections[] = {
+	{ "digests", SEC_DIGESTS }, { "keyrings", SEC_KEYRINGS },
+	{ "ima-buf", SEC_IMABUF },  { "excludes", SEC_EXCLUDES },
+	{ "ima", SEC_IMA },	    { "verification-keys", SEC_KEYS },
+	{ "attest", SEC_ATTEST },   { "meta", SEC_META },
+	{ "release", SEC_RELEASE },
+};
+
+static int load_root(struct att_wl *wl, struct att_jp *jp, char *err,
+		     size_t errlen)
+{
+	enum att_jp_tok t;
+	int rc, seen = 0;
+
+	if ((rc = att_jp_next(jp, &t)))
+		return jp_fail(jp, rc, err, errlen);
+	if (t != ATT_JP_OBJ_START) {
+		snprintf(err, errlen, "whitelist: must be a JSON object");
+		return ATT_E_FORMAT;
+	}
+	for (;;) {
+		size_t i;
+		int sec = 0;
+
+		if ((rc = att_jp_next(jp, &t)))
+			return jp_fail(jp, rc, err, errlen);
+		if (t == ATT_JP_OBJ_END)
+			break;
+		for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+			if (strlen(sections[i].name) == jp->slen &&
+			    !memcmp(sections[i].name, jp->str, jp->slen))
+				sec = sections[i].sec;
+		if (!sec) {
+			snprintf(err, errlen, "unknown field '%.*s'",
+				 (int)(jp->slen > 64 ? 64 : jp->slen), jp->str);
+			return ATT_E_FORMAT;
+		}
+		if (seen & sec) {
+			snprintf(err, errlen, "duplicate key '%.*s'",
+				 (int)jp->slen, jp->str);
+			return ATT_E_FORMAT;
+		}
+		seen |= sec;
+		if (sec == SEC_DIGESTS)
+			rc = pull_digest_object(wl, jp, &wl->digests,
+						"digests", err, errlen);
+		else if (sec == SEC_KEYRINGS)
+			rc = pull_digest_object(wl, jp, &wl->keyrings,
+						"keyrings", err, errlen);
+		else if (sec == SEC_IMABUF)
+			rc = pull_digest_object(wl, jp, &wl->bufs, "ima-buf",
+						err, errlen);
+		else if (sec == SEC_EXCLUDES)
+			rc = pull_excludes(wl, jp, err, errlen);
+		else
+			rc = tree_section(wl, jp, sec, err, errlen);
+		if (rc)
+			return rc;
+	}
+	if ((rc = att_jp_next(jp, &t)))
+		return jp_fail(jp, rc, err, errlen);
 	return ATT_OK;
 }
 
@@ -344,7 +475,7 @@ int att_wl_load_json(const char *text, size_t len,
 		     const struct att_wl_limits *lim, struct att_wl **out,
 		     char *err, size_t errlen)
 {
-	struct json_object *root;
+	struct att_jp jp;
 	struct att_wl *wl;
 	int rc;
 
@@ -357,13 +488,9 @@ int att_wl_load_json(const char *text, size_t len,
 		att_wl_free(wl);
 		return ATT_E_TOO_BIG;
 	}
-	rc = att_json_parse(text, len, wl->lim.max_depth, &root, err, errlen);
-	if (rc) {
-		att_wl_free(wl);
-		return rc;
-	}
-	rc = load_root(wl, root, err, errlen);
-	json_object_put(root);
+	att_jp_init(&jp, text, len, wl->lim.max_depth);
+	rc = load_root(wl, &jp, err, errlen);
+	att_jp_release(&jp);
 	if (rc) {
 		att_wl_free(wl);
 		return rc;

@@ -20,7 +20,7 @@
 #include "attest/codec.h"
 
 struct gen {
-	unsigned long n, violations_every, seed, unknown_at, pcr;
+	unsigned long n, violations_every, seed, unknown_at, pcr, paths;
 	const char *tmpl; /* ima-ng, ima-sig, ima, ima-buf, mixed */
 	int ascii, legacy_rule;
 	FILE *list, *wl;
@@ -195,14 +195,24 @@ static void entry_boot_aggregate(struct gen *g)
 	att_buf_release(&td);
 }
 
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
 static void make_path(struct gen *g, unsigned long i, char *p, size_t n)
 {
 	static const char *const dirs[] = { "/usr/bin",	   "/usr/lib/x86_64-linux-gnu",
 					    "/usr/sbin",   "/usr/lib/modules/6.1.0",
 					    "/etc/init.d", "/opt/app dir" };
 
+	uint64_t tag = g->paths ? mix(i ^ g->seed) : rnd(g);
+
 	snprintf(p, n, "%s/file-%lu-%04llx", dirs[i % 6], i,
-		 (unsigned long long)(rnd(g) & 0xffff));
+		 (unsigned long long)(tag & 0xffff));
 }
 
 static void entry_file(struct gen *g, unsigned long i)
@@ -212,6 +222,13 @@ static void entry_file(struct gen *g, unsigned long i)
 	const char *t = g->tmpl;
 	uint8_t content[16], d[32];
 	uint64_t r = rnd(g);
+	unsigned long slot = i;
+
+	/* With --paths K the host has K files, measured again and again. */
+	if (g->paths) {
+		i = (i - 1) % g->paths + 1;
+		r = mix(i + 0x51ed);
+	}
 
 	if (!strcmp(t, "mixed")) {
 		static const char *const ts[] = { "ima-ng", "ima-sig",
@@ -247,7 +264,7 @@ static void entry_file(struct gen *g, unsigned long i)
 		att_buf_append(&pad, in, sizeof(in));
 		att_hex_encode(in, 20, hex);
 		snprintf(txt, sizeof(txt), "%s %s", hex, path);
-		if (i != g->unknown_at)
+		if (i != g->unknown_at && slot == i)
 			wl_add(g, path, in, 20);
 		emit(g, "ima", &pad, 0, txt);
 		att_buf_release(&pad);
@@ -275,9 +292,9 @@ static void entry_file(struct gen *g, unsigned long i)
 		snprintf(txt, sizeof(txt), "sha256:%s %s%s", hex, path,
 			 !strcmp(t, "ima-sig") ? " " : "");
 	}
-	if (i != g->unknown_at && strcmp(t, "ima-buf"))
+	if (i != g->unknown_at && strcmp(t, "ima-buf") && slot == i)
 		wl_add(g, path, d, 32);
-	if (i != g->unknown_at && !strcmp(t, "ima-buf"))
+	if (i != g->unknown_at && !strcmp(t, "ima-buf") && slot == i)
 		att_buf_printf(&g->bufs, "%s\"%s\"", g->bufs.len ? ", " : "",
 			       hex);
 	emit(g, t, &td, 0, txt);
@@ -316,12 +333,15 @@ static void usage(FILE *f)
 	      "[--template ima-ng|ima-sig|ima|ima-buf|mixed]\n"
 	      "       [--ascii] [--violation-every K] [--unknown-at I] "
 	      "[--legacy-rule]\n"
-	      "       [--pcr N] [--pcrs PREFIX] [--whitelist FILE]\n"
+	      "       [--pcr N] [--pcrs PREFIX] [--whitelist FILE] "
+	      "[--paths K]\n"
 	      "Writes a deterministic IMA list; PREFIX-sha1.txt and "
 	      "PREFIX-sha256.txt get the PCR values\n"
 	      "(evmctl 'PCR-NN: hex' lines, PCRs 0-9 and the list's PCR); "
 	      "FILE gets a JSON whitelist of\n"
-	      "every file except entry I (--unknown-at).\n",
+	      "every file except entry I (--unknown-at). --paths K: the host "
+	      "has K files, measured\n"
+	      "over and over, so the whitelist stays K paths long.\n",
 	      f);
 }
 
@@ -338,6 +358,7 @@ int main(int argc, char **argv)
 		{ "pcr", required_argument, NULL, 'p' },
 		{ "pcrs", required_argument, NULL, 'P' },
 		{ "whitelist", required_argument, NULL, 'w' },
+		{ "paths", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -381,6 +402,9 @@ int main(int argc, char **argv)
 			break;
 		case 'w':
 			wl = optarg;
+			break;
+		case 'K':
+			g.paths = strtoul(optarg, NULL, 10);
 			break;
 		case 'h':
 			usage(stdout);

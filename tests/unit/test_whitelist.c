@@ -223,13 +223,25 @@ static void malformed_documents(void **state)
 		 "duplicate key '/a'");
 	load_err("{\"digests\": {}} x", "at byte 16");
 	load_err("{\"digests\": {\"/\xff\": []}}", "JSON error");
-	load_err("[1, 2", "JSON");
+	load_err("[1, 2", "must be a JSON object");
+	load_err("{\"digests\": {\"/a\": [\"0123456789012345678901234567890123456789\"", "JSON ends early");
 	load_err("{\"verification-keys\": \"-----BEGIN nonsense\"}",
 		 "verification-keys");
-	for (i = 0; i < 40; i++)
+	memcpy(deep, "{\"meta\": ", 9);
+	for (i = 9; i < 60; i++)
 		deep[i] = '[';
-	deep[40] = '\0';
-	load_err(deep, "JSON error");
+	deep[60] = '\0';
+	load_err(deep, "nesting too deep");
+	load_err("{\"digests\": {\"/a\": [[[]]]}}", "digests[\"/a\"][0]");
+	load_err("{\"digests\": {\"/a\": [\"0123456789012345678901234567890123456789\",]}}", "JSON error");
+	load_err("{\"digests\": {\"/a\\u0000b\": []}}", "NUL");
+	load_err("{\"digests\": {\"/a\\ud800\": []}}", "surrogate");
+	load_err("{\"meta\": {\"a\": 1, \"a\": 2}}", "duplicate key 'a'");
+	load_err("{\"release\": 1e999999999999999999999999999999999999999999"
+		 "999999999999999999999999999}",
+		 "number too long");
+	load_err("{\"digests\": {\"/\x01\": []}}", "control character");
+	load_err("", "JSON ends early");
 }
 
 static void signatures(void **state)

@@ -271,6 +271,7 @@ static int load_whitelist(const struct check_args *a, struct att_wl **wl)
 
 	if (a->replay_only && !strcmp(a->wl_path, "-"))
 		return att_wl_load_json("{}", 2, NULL, wl, err, sizeof(err));
+	/* With --replay-only a whitelist given is still validated. */
 	rc = read_text(a->wl_path, &t);
 	if (rc)
 		return rc;
@@ -467,30 +468,7 @@ int wlcli_check(int argc, char **argv)
 	opts.pcr_mask = a.pcr_mask;
 	opts.max_failures = a.max_failures;
 	att_check_result_init(&res);
-	att_check_list(r, wl, rp, &opts, &res);
-	if (a.replay_only && res.status != ATT_CHECK_ERROR) {
-		/* Content verdicts do not count; template hashes do. */
-		size_t i, k = 0;
-
-		for (i = 0; i < res.nfailures; i++) {
-			enum att_verdict v = res.failures[i].verdict;
-
-			if (v == ATT_V_BAD_TEMPLATE_HASH ||
-			    v == ATT_V_WRONG_PCR) {
-				res.failures[k++] = res.failures[i];
-			} else {
-				free(res.failures[i].path);
-				res.failures_total--;
-			}
-		}
-		res.nfailures = k;
-		if (res.failures_total > k)
-			res.failures_total = k;
-		res.status = (!res.replay_compared || res.replay_matched) &&
-					     !res.failures_total ?
-				     ATT_CHECK_TRUSTED :
-				     ATT_CHECK_UNTRUSTED;
-	}
+	att_check_list(r, a.replay_only ? NULL : wl, rp, &opts, &res);
 	if (a.json)
 		print_json(&a, &res);
 	else

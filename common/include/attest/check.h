@@ -62,7 +62,8 @@ void att_check_result_release(struct att_check_result *res);
 
 /*
  * Runs the check from the reader's current position, continuing the
- * replay `rp` (reset it for a whole list). An input error ends the check
+ * replay `rp` (reset it for a whole list). wl NULL: template hashes and
+ * the replay only (entries are "unchecked"). An input error ends the check
  * with status ERROR (never TRUSTED) and the reader's message.
  */
 int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
