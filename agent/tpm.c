@@ -122,6 +122,8 @@ int agent_tpm_new(const char *tcti, struct agent_tpm **out)
 	for (i = 0; i < EK_COUNT; i++)
 		t->ek[i] = ESYS_TR_NONE;
 	t->ak = ESYS_TR_NONE;
+	if (!tcti || !*tcti)
+		tcti = getenv("TPM2TOOLS_TCTI");
 	rc = Tss2_TctiLdr_Initialize(tcti && *tcti ? tcti : NULL, &t->tcti);
 	if (rc != TSS2_RC_SUCCESS) {
 		free(t);
@@ -462,6 +464,16 @@ int agent_tpm_ak_persist(struct agent_tpm *t, uint32_t handle)
 	return ATT_OK;
 }
 
+/* Whether the current AK is the persistent object at handle. */
+static int ak_is_at(struct agent_tpm *t, uint32_t handle)
+{
+	TPM2_HANDLE cur = 0;
+
+	return t->ak_persistent && t->ak != ESYS_TR_NONE &&
+	       Esys_TR_GetTpmHandle(t->esys, t->ak, &cur) == TSS2_RC_SUCCESS &&
+	       cur == handle;
+}
+
 int agent_tpm_ak_load_persistent(struct agent_tpm *t, uint32_t handle)
 {
 	TPM2B_PUBLIC *pub = NULL;
@@ -476,10 +488,17 @@ int agent_tpm_ak_load_persistent(struct agent_tpm *t, uint32_t handle)
 		return ret;
 	if (!exists)
 		return ATT_E_NOT_FOUND;
-	rc = Esys_TR_FromTPMPublic(t->esys, handle, ESYS_TR_NONE, ESYS_TR_NONE,
-				   ESYS_TR_NONE, &h);
-	if (rc != TSS2_RC_SUCCESS)
-		return tpm_fail("opening the persistent AK", rc);
+	/* ESYS keeps one resource object per TPM handle: reuse ours */
+	if (ak_is_at(t, handle)) {
+		h = t->ak;
+		t->ak = ESYS_TR_NONE;
+		t->ak_persistent = 0;
+	} else {
+		rc = Esys_TR_FromTPMPublic(t->esys, handle, ESYS_TR_NONE,
+					   ESYS_TR_NONE, ESYS_TR_NONE, &h);
+		if (rc != TSS2_RC_SUCCESS)
+			return tpm_fail("opening the persistent AK", rc);
+	}
 	rc = Esys_ReadPublic(t->esys, h, ESYS_TR_NONE, ESYS_TR_NONE,
 			     ESYS_TR_NONE, &pub, NULL, NULL);
 	if (rc != TSS2_RC_SUCCESS) {
@@ -494,10 +513,64 @@ int agent_tpm_ak_load_persistent(struct agent_tpm *t, uint32_t handle)
 	return ATT_OK;
 }
 
+/* Whether a public area is what ak_template(type) makes. */
+static int ak_is_type(const TPM2B_PUBLIC *pub, enum agent_ak_type type)
+{
+	TPM2B_PUBLIC want;
+	const TPMT_PUBLIC *a = &pub->publicArea, *b = &want.publicArea;
+
+	ak_template(type, &want);
+	if (a->type != b->type || a->nameAlg != b->nameAlg ||
+	    a->objectAttributes != b->objectAttributes || a->authPolicy.size)
+		return 0;
+	if (a->type == TPM2_ALG_RSA)
+		return a->parameters.rsaDetail.scheme.scheme ==
+			       b->parameters.rsaDetail.scheme.scheme &&
+		       a->parameters.rsaDetail.scheme.details.anySig.hashAlg ==
+			       b->parameters.rsaDetail.scheme.details.anySig
+				       .hashAlg &&
+		       a->parameters.rsaDetail.keyBits ==
+			       b->parameters.rsaDetail.keyBits;
+	return a->parameters.eccDetail.scheme.scheme ==
+		       b->parameters.eccDetail.scheme.scheme &&
+	       a->parameters.eccDetail.scheme.details.anySig.hashAlg ==
+		       b->parameters.eccDetail.scheme.details.anySig.hashAlg &&
+	       a->parameters.eccDetail.curveID ==
+		       b->parameters.eccDetail.curveID;
+}
+
+int agent_tpm_ak_ensure(struct agent_tpm *t, enum agent_ak_type type,
+			enum agent_key_alg ek_alg, uint32_t handle,
+			int *created)
+{
+	int ret;
+
+	if (created)
+		*created = 0;
+	if (type > AGENT_AK_ECC_ECDSA)
+		return ATT_E_INVAL;
+	ret = agent_tpm_ak_load_persistent(t, handle);
+	if (ret == ATT_OK) {
+		if (ak_is_type(&t->ak_pub, type))
+			return ATT_OK;
+		flush_ak(t);
+		att_err("tpm: the object at 0x%08x is not the AK asked for",
+			(unsigned int)handle);
+		return ATT_E_EXISTS;
+	}
+	if (ret != ATT_E_NOT_FOUND)
+		return ret;
+	ret = agent_tpm_ak_create(t, type, ek_alg, NULL);
+	if (!ret)
+		ret = agent_tpm_ak_persist(t, handle);
+	if (!ret && created)
+		*created = 1;
+	return ret;
+}
+
 int agent_tpm_evict(struct agent_tpm *t, uint32_t handle)
 {
 	ESYS_TR h = ESYS_TR_NONE, none = ESYS_TR_NONE;
-	TPM2_HANDLE cur = 0;
 	TSS2_RC rc;
 	int ret, exists;
 
@@ -509,9 +582,7 @@ int agent_tpm_evict(struct agent_tpm *t, uint32_t handle)
 	if (!exists)
 		return ATT_E_NOT_FOUND;
 	/* ESYS has one resource object per TPM handle: reuse the AK's */
-	if (t->ak_persistent && t->ak != ESYS_TR_NONE &&
-	    Esys_TR_GetTpmHandle(t->esys, t->ak, &cur) == TSS2_RC_SUCCESS &&
-	    cur == handle) {
+	if (ak_is_at(t, handle)) {
 		h = t->ak;
 		t->ak = ESYS_TR_NONE;
 		t->ak_persistent = 0;

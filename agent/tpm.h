@@ -42,7 +42,8 @@ struct agent_tpm;
 /*
  * Opens the TPM named by a tpm2-tools style TCTI string:
  * "device:/dev/tpmrm0", "swtpm:host=127.0.0.1,port=2321", "mssim:...";
- * NULL or "" picks tctildr's default.
+ * NULL or "": $TPM2TOOLS_TCTI as tpm2-tools read it, else tctildr's
+ * default (tpm2-abrmd, /dev/tpmrm0, /dev/tpm0, ...).
  */
 int agent_tpm_new(const char *tcti, struct agent_tpm **out);
 /* Flushes transient objects (persistent ones stay) and closes. */
@@ -79,6 +80,15 @@ int agent_tpm_ak_load(struct agent_tpm *t, enum agent_key_alg ek_alg,
 int agent_tpm_ak_persist(struct agent_tpm *t, uint32_t handle);
 /* Uses the persistent AK at handle (ATT_E_NOT_FOUND when none). */
 int agent_tpm_ak_load_persistent(struct agent_tpm *t, uint32_t handle);
+/*
+ * The AK kept at persistent handle: loaded when it is there, else created
+ * (type, child of the EK of ek_alg) and persisted there once. *created
+ * (may be NULL) tells which. An object at handle that is not an AK of that
+ * type is left alone: ATT_E_EXISTS.
+ */
+int agent_tpm_ak_ensure(struct agent_tpm *t, enum agent_ak_type type,
+			enum agent_key_alg ek_alg, uint32_t handle,
+			int *created);
 /* Removes the persistent object at handle. */
 int agent_tpm_evict(struct agent_tpm *t, uint32_t handle);
 /* The current AK's marshaled TPM2B_PUBLIC (ATT_E_STATE without an AK). */

@@ -363,23 +363,58 @@ static void malformed_rejected(void **state)
 	quote_release(&q);
 }
 
-/* The AK survives a reboot (persistent handle), resetCount moves on. */
+/*
+ * The AK is created once at its persistent handle and survives a reboot
+ * (reloaded, same Name); resetCount moves on and the clock checks see it.
+ */
 static void persistent_ak_after_reboot(void **state)
 {
 	struct att_quote_info before, after;
 	enum att_quote_reason r;
+	struct att_tpm_key *ak, *ak2;
+	struct att_buf pub;
+	const uint8_t *n1, *n2;
+	size_t l1, l2;
 	struct quote q;
-	int reboot = 0;
+	int reboot = 0, created = -1;
 
 	(void)state;
-	quote_make(&q, 1);
-	assert_int_equal(verify(&q, 1, &r, &before), ATT_OK);
-	quote_release(&q);
-	assert_int_equal(use_ak(1), ATT_OK);
-	assert_int_equal(agent_tpm_ak_persist(F.tpm, AGENT_AK_HANDLE_DEFAULT),
+	att_buf_init(&pub, 0);
+	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_ECC_ECDSA,
+					     AGENT_KEY_RSA,
+					     AGENT_AK_HANDLE_DEFAULT, &created),
 			 ATT_OK);
+	assert_int_equal(created, 1);
+	assert_int_equal(agent_tpm_ak_public(F.tpm, &pub), ATT_OK);
+	assert_int_equal(att_tpm_key_parse(pub.data, pub.len, &ak), ATT_OK);
+	assert_int_equal(att_tpm_ak_check(ak, NULL), ATT_OK);
+	/* the second time it is loaded, not made again */
+	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_ECC_ECDSA,
+					     AGENT_KEY_RSA,
+					     AGENT_AK_HANDLE_DEFAULT, &created),
+			 ATT_OK);
+	assert_int_equal(created, 0);
+	/* an AK of another type is not silently replaced */
+	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA,
+					     AGENT_KEY_RSA,
+					     AGENT_AK_HANDLE_DEFAULT, &created),
+			 ATT_E_EXISTS);
+	assert_int_equal(
+		agent_tpm_ak_load_persistent(F.tpm, AGENT_AK_HANDLE_DEFAULT),
+		ATT_OK);
 	assert_int_equal(agent_tpm_ak_persist(F.tpm, AGENT_AK_HANDLE_DEFAULT),
 			 ATT_E_EXISTS);
+	quote_init(&q);
+	assert_int_equal(agent_tpm_quote(F.tpm, q.nonce, sizeof(q.nonce),
+					 &q.sel, &q.attest, &q.sig),
+			 ATT_OK);
+	assert_int_equal(agent_tpm_pcr_read(F.tpm, &q.sel, &q.pcrs), ATT_OK);
+	assert_int_equal(att_quote_verify(ak, q.attest.data, q.attest.len,
+					  q.sig.data, q.sig.len, q.nonce,
+					  sizeof(q.nonce), &q.sel, &q.pcrs,
+					  &before, &r),
+			 ATT_OK);
+	quote_release(&q);
 
 	/* an orderly reboot: the OS sends TPM2_Shutdown first */
 	assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm), ESYS_TR_NONE,
@@ -390,16 +425,27 @@ static void persistent_ak_after_reboot(void **state)
 	F.tpm = NULL;
 	assert_int_equal(att_swtpm_restart(F.sw), ATT_OK);
 	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), ATT_OK);
-	assert_int_equal(
-		agent_tpm_ak_load_persistent(F.tpm, AGENT_AK_HANDLE_DEFAULT),
-		ATT_OK);
+	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_ECC_ECDSA,
+					     AGENT_KEY_RSA,
+					     AGENT_AK_HANDLE_DEFAULT, &created),
+			 ATT_OK);
+	assert_int_equal(created, 0);
+	assert_int_equal(agent_tpm_ak_public(F.tpm, &pub), ATT_OK);
+	assert_int_equal(att_tpm_key_parse(pub.data, pub.len, &ak2), ATT_OK);
+	n1 = att_tpm_key_name(ak, &l1);
+	n2 = att_tpm_key_name(ak2, &l2);
+	assert_int_equal(l1, l2);
+	assert_memory_equal(n1, n2, l1);
+
 	quote_init(&q);
 	assert_int_equal(agent_tpm_quote(F.tpm, q.nonce, sizeof(q.nonce),
 					 &q.sel, &q.attest, &q.sig),
 			 ATT_OK);
 	assert_int_equal(agent_tpm_pcr_read(F.tpm, &q.sel, &q.pcrs), ATT_OK);
 	r = ATT_QR_OK;
-	if (verify(&q, 1, &r, &after))
+	if (att_quote_verify(ak, q.attest.data, q.attest.len, q.sig.data,
+			     q.sig.len, q.nonce, sizeof(q.nonce), &q.sel,
+			     &q.pcrs, &after, &r))
 		fail_msg("after reboot: %s", att_quote_reason_str(r));
 	assert_true(after.reset_count > before.reset_count);
 	if (att_quote_check_clock(&before, &after, &reboot, &r))
@@ -415,6 +461,9 @@ static void persistent_ak_after_reboot(void **state)
 	assert_int_equal(
 		agent_tpm_ak_load_persistent(F.tpm, AGENT_AK_HANDLE_DEFAULT),
 		ATT_E_NOT_FOUND);
+	att_tpm_key_free(ak);
+	att_tpm_key_free(ak2);
+	att_buf_release(&pub);
 }
 
 int main(void)
