@@ -135,12 +135,15 @@ int agent_tpm_new(const char *tcti, struct agent_tpm **out)
 		free(t);
 		return tpm_fail("Esys_Initialize", rc);
 	}
-	/* A simulator may need TPM2_Startup; elsewhere it was done. */
+	/*
+	 * A bare simulator may need TPM2_Startup; elsewhere firmware or the
+	 * kernel did it (TPM_RC_INITIALIZE) or a resource manager refuses
+	 * it: only worth a warning, the next command says what is wrong.
+	 */
 	rc = Esys_Startup(t->esys, TPM2_SU_CLEAR);
-	if (rc != TSS2_RC_SUCCESS && (rc & 0xfff) != TPM2_RC_INITIALIZE) {
-		agent_tpm_free(t);
-		return tpm_fail("TPM2_Startup", rc);
-	}
+	if (rc != TSS2_RC_SUCCESS && (rc & 0xfff) != TPM2_RC_INITIALIZE)
+		att_warn("tpm: TPM2_Startup: %s (0x%x)", Tss2_RC_Decode(rc),
+			 (unsigned int)rc);
 	*out = t;
 	return ATT_OK;
 }

@@ -175,6 +175,28 @@ static void quote_rsapss_verifies(void **state)
 	good_quote(2);
 }
 
+/* A bank the TPM does not have allocated (swtpm: sha1 and sha256 only). */
+static void unallocated_bank_not_found(void **state)
+{
+	struct att_pcr_sel sel = {0};
+	struct att_pcrs pcrs;
+
+	(void)state;
+	att_pcrs_clear(&pcrs);
+	assert_int_equal(att_pcr_sel_add(&sel, ATT_HASH_SHA384, 1u << 10),
+			 ATT_OK);
+	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pcrs),
+			 ATT_E_NOT_FOUND);
+	/* all 24 PCRs of a bank take several TPM2_PCR_Read calls */
+	memset(&sel, 0, sizeof(sel));
+	assert_int_equal(att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0xffffff),
+			 ATT_OK);
+	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pcrs), ATT_OK);
+	for (unsigned int i = 0; i < 24; i++)
+		assert_non_null(att_pcrs_get(&pcrs, ATT_HASH_SHA256, i));
+	assert_null(att_pcrs_get(&pcrs, ATT_HASH_SHA1, 0));
+}
+
 static void wrong_nonce_rejected(void **state)
 {
 	enum att_quote_reason r;
@@ -472,6 +494,7 @@ int main(void)
 		cmocka_unit_test(quote_rsassa_verifies),
 		cmocka_unit_test(quote_ecdsa_verifies),
 		cmocka_unit_test(quote_rsapss_verifies),
+		cmocka_unit_test(unallocated_bank_not_found),
 		cmocka_unit_test(wrong_nonce_rejected),
 		cmocka_unit_test(flipped_attest_byte_rejected),
 		cmocka_unit_test(other_ak_rejected),
