@@ -613,6 +613,62 @@ static void selections(void **state)
 	assert_true(att_pcr_sel_equal(&s, &back));
 }
 
+/* Raw bytes: sizes past the buffer, oversized lists, trailing bytes. */
+static void raw_unmarshal_errors(void **state)
+{
+	TPMT_SIGNATURE sig;
+	TPMS_ATTEST att;
+	struct ev e;
+	size_t nonce_off;
+
+	(void)state;
+	ev_init(&e);
+	ev_marshal(&e, 0);
+	assert_int_equal(
+		att_tpm_attest_parse(e.attest.data, e.attest.len, &att),
+		ATT_OK);
+	/* magic(4) type(2) qualifiedSigner(2+0) extraData size at 8 */
+	nonce_off = 8;
+	assert_int_equal(e.attest.data[nonce_off + 1], sizeof(nonce));
+	e.attest.data[nonce_off] = 0x7f; /* past the end and the TPM2B */
+	assert_int_equal(
+		att_tpm_attest_parse(e.attest.data, e.attest.len, &att),
+		ATT_E_FORMAT);
+	e.attest.data[nonce_off] = 0;
+	e.attest.data[nonce_off + 1] = 0xff; /* past the end */
+	assert_int_equal(
+		att_tpm_attest_parse(e.attest.data, e.attest.len, &att),
+		ATT_E_FORMAT);
+	ev_release(&e);
+
+	/* a TPML_PCR_SELECTION with more banks than a TPM has */
+	ev_init(&e);
+	e.att.attested.quote.pcrSelect.count = 2;
+	ev_marshal(&e, 0);
+	{
+		/* count sits after magic, type, 2 TPM2Bs, clock (17), fw (8) */
+		size_t off = 4 + 2 + 2 + 2 + sizeof(nonce) + 17 + 8;
+
+		assert_int_equal(e.attest.data[off + 3], 2);
+		e.attest.data[off + 3] = 17;
+		assert_int_equal(
+			att_tpm_attest_parse(e.attest.data, e.attest.len, &att),
+			ATT_E_FORMAT);
+	}
+	ev_release(&e);
+
+	/* an unknown signature algorithm, and an empty input */
+	{
+		const uint8_t bad[] = {0x00, 0x99, 0x00, 0x0b, 0x00, 0x00};
+
+		assert_int_equal(att_tpm_sig_parse(bad, sizeof(bad), &sig),
+				 ATT_E_FORMAT);
+		assert_int_equal(att_tpm_sig_parse(bad, 0, &sig), ATT_E_FORMAT);
+		assert_int_equal(att_tpm_attest_parse(bad, 0, &att),
+				 ATT_E_FORMAT);
+	}
+}
+
 static void clock_checks(void **state)
 {
 	struct att_quote_info a = {
@@ -736,6 +792,7 @@ int main(void)
 		cmocka_unit_test(ak_attribute_checks),
 		cmocka_unit_test(public_parsing),
 		cmocka_unit_test(selections),
+		cmocka_unit_test(raw_unmarshal_errors),
 		cmocka_unit_test(clock_checks),
 		cmocka_unit_test(kdfa_matches_kbkdf),
 		cmocka_unit_test(kdfe_matches_sskdf),
