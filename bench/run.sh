@@ -30,3 +30,29 @@ done
 "$G" -o "$T/l" -n 100000 --whitelist "$T/wl.json"
 : >"$T/empty"
 python3 "$here/measure.py" "$repeat" 100000 0 "wl-load" "$W check $T/wl.json $T/empty"
+
+# Whitelist generation: hashing a tree with attest-whitelist create (all
+# CPUs) against find | xargs sha256sum, warm page cache, same tree.
+files=${BENCH_TREE_FILES:-3000}
+echo
+echo "bench: tree of $files files (1 KiB to 256 KiB, 1 in 3 executable), page cache warm"
+mkdir -p "$T/tree"
+python3 - "$T/tree" "$files" <<'PY'
+import os, random, sys
+root, n = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(7)
+for i in range(n):
+    d = os.path.join(root, "usr", "lib%d" % (i % 37))
+    os.makedirs(d, exist_ok=True)
+    p = os.path.join(d, "f%05d" % i)
+    with open(p, "wb") as f:
+        f.write(rnd.randbytes(rnd.randint(1024, 256 * 1024)))
+    if i % 3 == 0:
+        os.chmod(p, 0o755)
+PY
+size=$(du -sm "$T/tree" | cut -f1)
+cat "$T"/tree/usr/*/* >/dev/null
+printf '%-9s %-8s %12s %12s %10s %10s %8s\n' files tool seconds files/s rss-MiB tree-MiB ratio
+python3 "$here/measure.py" "$repeat" "$files" "$size" \
+	"attest" "$W create --rootfs $T/tree --all --no-progress -o $T/tree.json" \
+	"sha256sum" "sh -c 'find $T/tree -type f -print0 | xargs -0 sha256sum >/dev/null'"

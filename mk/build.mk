@@ -40,6 +40,10 @@ endif
 ALL_CFLAGS := $(BASE_CFLAGS) $(V_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(V_LDFLAGS) $(LDFLAGS)
 
+# Shared by the test fragments (defined before any fragment is read).
+TEST_LIBS := $(shell pkg-config --libs cmocka tss2-esys tss2-mu tss2-rc tss2-tctildr 2>/dev/null)
+TESTLIB_SRCS := $(wildcard $(SRC)/tests/lib/*.c)
+
 LIB_SRCS :=
 BINS :=
 TESTS :=

@@ -138,6 +138,12 @@ int wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
 	return att_hex_decode(s, n, d, ATT_DIGEST_MAX, dlen);
 }
 
+int att_wl_parse_digest(const char *s, size_t n, enum att_hash *alg,
+			uint8_t *d, size_t *dlen)
+{
+	return wl_parse_digest(s, n, alg, d, dlen);
+}
+
 /*
  * glibc's regcomp expands repetitions into copies of the tree: "a+++++..."
  * or nested bounds such as "((a{255}){255}){255}" take gigabytes (found by

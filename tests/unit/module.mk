@@ -1,7 +1,5 @@
 # Unit tests: every tests/unit/test_*.c is one cmocka binary, linked with
 # libattest and the test support library (tests/lib).
-TEST_LIBS := $(shell pkg-config --libs cmocka tss2-esys tss2-mu tss2-rc tss2-tctildr 2>/dev/null)
-TESTLIB_SRCS := $(wildcard $(SRC)/tests/lib/*.c)
 UNIT_SRCS := $(wildcard $(SRC)/tests/unit/test_*.c)
 UNIT_BINS := $(patsubst $(SRC)/tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 TESTS += $(UNIT_BINS)

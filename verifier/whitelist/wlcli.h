@@ -14,5 +14,10 @@ enum wlcli_exit {
 
 int wlcli_check(int argc, char **argv);
 void wlcli_check_usage(void);
+int wlcli_create(int argc, char **argv);
+void wlcli_create_usage(void);
+int wlcli_edit(const char *cmd, int argc, char **argv);
+int wlcli_keylime(const char *cmd, int argc, char **argv);
+
 
 #endif

@@ -112,6 +112,13 @@ struct att_judgement {
 int att_wl_judge(const struct att_wl *wl, const struct att_ima_entry *e,
 		 struct att_judgement *j);
 
+/*
+ * Parses a digest as whitelists write it: hex of a known length (40, 64,
+ * 96, 128 digits) or "alg:hex". ATT_E_FORMAT / ATT_E_UNSUPPORTED if not.
+ */
+int att_wl_parse_digest(const char *s, size_t n, enum att_hash *alg,
+			uint8_t *d, size_t *dlen);
+
 /* Iteration, for tools: calls fn for every path and its digests. */
 typedef int (*att_wl_path_fn)(const uint8_t *path, size_t path_len,
 			      const uint8_t *const *digests,
