@@ -386,6 +386,13 @@ static void slim_twork(struct callback_head *cb)
 	struct slim_work *w = container_of(cb, struct slim_work, cb);
 	int missed;
 
+	/*
+	 * The hook ran at the start of security_file_open(); if another LSM
+	 * or the filesystem then failed the open, the file was torn down
+	 * (no path, no inode) and nothing was read through it.
+	 */
+	if (!(w->file->f_mode & FMODE_OPENED) || !w->file->f_inode)
+		goto out;
 	if (slim_is_active() && slim_guard_enter()) {
 		missed = atomic_xchg(&slim_missed, 0);
 		while (missed-- > 0)
@@ -393,6 +400,7 @@ static void slim_twork(struct callback_head *cb)
 		slim_process(w);
 		slim_guard_exit();
 	}
+out:
 	fput(w->file);
 	kfree(w);
 	preempt_disable();

@@ -76,6 +76,9 @@ vm_build_initramfs() {
 	fi
 	# a dynamically linked program for the MMAP_CHECK scenario
 	vm_copy_bin "$root" /usr/bin/basename
+	# an open that an LSM (Landlock) denies after security_file_open()
+	gcc -static -O2 -Wall -o "$root/bin/denied-open" "$VM_DIR/guest/denied-open.c" ||
+		{ rm -rf "$root"; return 1; }
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"
 	rm -rf "$root"

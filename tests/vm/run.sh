@@ -11,13 +11,13 @@
 set -u
 O=$(cd "${1:?usage: run.sh O}" && pwd)
 . "$(dirname "$0")/lib.sh"
-VM_TIMEOUT=${VM_TIMEOUT:-600}
+VM_TIMEOUT=${VM_TIMEOUT:-300}
 WL=$O/rel/bin/attest-whitelist
 OUT=$O/vm
 pass=0
 failn=0
 
-SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec dump_clean
+SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec denied_open dump_clean
 policy_malformed policy_replace violation_open_writers violation_tomtou
 dump_violations unload reload_gap unload_under_load lock_refuses_removal"
 
@@ -39,15 +39,15 @@ ko() {
 	failn=$((failn + 1))
 }
 
-# pcrfile HEX: evmctl's PCR file with PCR 11 = HEX (and 0-10 zero)
+# pcrfile BLOCK BANK HEX: evmctl's PCR file (line i is PCR i) with PCRs
+# 0-10 as the guest read them and PCR 11 = HEX
 pcrfile() {
-	z=$(echo "$1" | tr '0-9a-f' '0')
 	i=0
 	while [ $i -lt 11 ]; do
-		printf 'PCR-%02d: %s\n' $i "$z"
+		printf 'PCR-%02d: %s\n' $i "$(sed -n "s/^pcr$i-$2 //p" "$1")"
 		i=$((i + 1))
 	done
-	printf 'PCR-11: %s\n' "$1"
+	printf 'PCR-11: %s\n' "$3"
 }
 
 # extract DIR NAME -> DIR/NAME.bin, DIR/NAME.sha1, DIR/NAME.sha256 (evmctl
@@ -56,15 +56,15 @@ extract() {
 	blk=$1/$2.blk
 	vm_block "$1/data.log" "$2" >"$blk"
 	[ -s "$blk" ] || return 1
-	grep -v '^count \|^pcr-' "$blk" | base64 -d >"$1/$2.bin" 2>/dev/null || return 1
+	grep -v '^count \|^pcr' "$blk" | base64 -d >"$1/$2.bin" 2>/dev/null || return 1
 	for b in sha1 sha256; do
 		v=$(sed -n "s/^pcr-$b //p" "$blk")
 		[ -n "$v" ] || return 1
 		bad=$(echo "$v" | sed 's/^0/1/; t; s/^./0/')
 		# evmctl reads line i as PCR i: PCRs 0-10 are listed as zero
-		pcrfile "$v" >"$1/$2.$b"
+		pcrfile "$blk" $b "$v" >"$1/$2.$b"
 		# the same file with one hex digit changed: a negative control
-		pcrfile "$bad" >"$1/$2.$b.bad"
+		pcrfile "$blk" $b "$bad" >"$1/$2.$b.bad"
 	done
 }
 
@@ -187,7 +187,10 @@ for kv in $VM_KERNELS; do
 		continue
 	fi
 	ok "$tag/build"
-	vm_build_initramfs "$d/initramfs.cpio.gz" "$d/module/slim.ko" tests "$O/rel/bin"
+	if ! vm_build_initramfs "$d/initramfs.cpio.gz" "$d/module/slim.ko" tests "$O/rel/bin"; then
+		ko "$tag/initramfs" "cannot build the initramfs"
+		continue
+	fi
 	tags="$tags $tag"
 done
 

@@ -21,7 +21,7 @@ fail() {
 
 count() { cat $K/runtime_measurements_count; }
 violations() { cat $K/violations; }
-pcr() { tr 'A-F' 'a-f' <"/sys/class/tpm/tpm0/pcr-$1/$PCR"; }
+pcr() { tr 'A-F' 'a-f' <"/sys/class/tpm/tpm0/pcr-$1/${2:-$PCR}"; }
 last_entry() { tail -n 1 $K/ascii_runtime_measurements; }
 
 # dump NAME: the binary list and the PCR values, consistent with each
@@ -43,6 +43,11 @@ dump() {
 		echo "count $c1"
 		echo "pcr-sha1 $p1"
 		echo "pcr-sha256 $p256"
+		# PCRs 0-9 for the boot_aggregate check
+		for i in 0 1 2 3 4 5 6 7 8 9 10; do
+			echo "pcr$i-sha1 $(pcr sha1 $i)"
+			echo "pcr$i-sha256 $(pcr sha256 $i)"
+		done
 		base64 /tmp/dump.bin
 		echo "@@END $1"
 	} >/dev/ttyS1

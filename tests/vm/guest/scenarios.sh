@@ -93,6 +93,20 @@ scn_mmap_exec() {
 	done
 }
 
+# an open that another LSM denies after our hook queued its work: the
+# half-opened file must be skipped (no entry, no crash)
+scn_denied_open() {
+	echo "secret $$" >/root/denied
+	/bin/denied-open >/dev/null 2>&1	# its own exec is measured now
+	c0=$(count)
+	out=$(/bin/denied-open /root/denied)
+	rc=$?
+	[ $rc = 0 ] || { fail "denied-open exit $rc: $out"; return 1; }
+	[ "$(count)" = "$c0" ] || { fail "a denied open was measured: $(last_entry)"; return 1; }
+	cat /root/denied >/dev/null
+	expect_new_entry "$c0" /root/denied
+}
+
 scn_dump_clean() {
 	dump clean
 }
@@ -236,7 +250,7 @@ scn_lock_refuses_removal() {
 	expect_new_entry "$c0" /root/p5/true
 }
 
-for s in load exec_once exec_again exec_modified file_read_root mmap_exec dump_clean \
+for s in load exec_once exec_again exec_modified file_read_root mmap_exec denied_open dump_clean \
 	policy_malformed policy_replace violation_open_writers \
 	violation_tomtou dump_violations unload reload_gap \
 	unload_under_load lock_refuses_removal; do
