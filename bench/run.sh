@@ -26,9 +26,12 @@ for n in $sizes; do
 		"attest" "$W check $T/wl.json $T/l --pcrs sha1,$T/p-sha1.txt --pcrs sha256,$T/p-sha256.txt" \
 		"evmctl" "evmctl ima_measurement --pcrs sha1,$T/p-sha1.txt --pcrs sha256,$T/p-sha256.txt $T/l"
 done
-# Whitelist compile time: a 100k-path whitelist and an empty list.
+# Whitelist compile time: a 100k-path whitelist, in-process and as a
+# whole attest-whitelist run (process start included).
 "$G" -o "$T/l" -n 100000 --whitelist "$T/wl.json"
 : >"$T/empty"
+echo
+echo "bench: whitelist load, in-process: $("$B/tools/att-bench-wlload" "$T/wl.json" 11)"
 python3 "$here/measure.py" "$repeat" 100000 0 "wl-load" "$W check $T/wl.json $T/empty"
 
 # Whitelist generation: hashing a tree with attest-whitelist create (all

@@ -50,7 +50,7 @@ TESTS :=
 FUZZERS :=
 TOOLS :=
 
-include $(wildcard $(SRC)/*/module.mk $(SRC)/tests/*/module*.mk $(SRC)/bench/module.mk)
+include $(wildcard $(SRC)/*/module.mk $(SRC)/tests/*/module*.mk)
 
 LIB := $(B)/libattest.a
 LIB_OBJS := $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(LIB_SRCS))

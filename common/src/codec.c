@@ -20,15 +20,19 @@ void att_hex_encode(const uint8_t *p, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
+/* -1 for anything that is not a hex digit. */
+static const signed char hex_table[256] = {
+	['0'] = 0 + 1,	['1'] = 1 + 1,	['2'] = 2 + 1,	['3'] = 3 + 1,
+	['4'] = 4 + 1,	['5'] = 5 + 1,	['6'] = 6 + 1,	['7'] = 7 + 1,
+	['8'] = 8 + 1,	['9'] = 9 + 1,	['a'] = 10 + 1, ['b'] = 11 + 1,
+	['c'] = 12 + 1, ['d'] = 13 + 1, ['e'] = 14 + 1, ['f'] = 15 + 1,
+	['A'] = 10 + 1, ['B'] = 11 + 1, ['C'] = 12 + 1, ['D'] = 13 + 1,
+	['E'] = 14 + 1, ['F'] = 15 + 1,
+};
+
 static int hex_val(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	return hex_table[(unsigned char)c] - 1;
 }
 
 int att_hex_decode(const char *hex, size_t hexlen, uint8_t *out,

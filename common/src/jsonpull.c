@@ -189,6 +189,12 @@ static int read_string(struct att_jp *jp)
 	int escaped = 0, rc;
 
 	for (;;) {
+		/* Fast path: plain ASCII that needs no decoding. */
+		if (!escaped)
+			while (jp->pos < jp->len && p[jp->pos] >= 0x20 &&
+			       p[jp->pos] < 0x80 && p[jp->pos] != '"' &&
+			       p[jp->pos] != '\\')
+				jp->pos++;
 		if (jp->pos >= jp->len)
 			return fail(jp, ATT_E_FORMAT, "unterminated string");
 		if (p[jp->pos] == '"')
