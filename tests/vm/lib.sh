@@ -107,7 +107,8 @@ vm_boot() {
 		sleep 0.1
 		i=$((i + 1))
 	done
-	timeout "$tmo" qemu-system-x86_64 -accel tcg -smp 1 -m 768 \
+	# shellcheck disable=SC2086 # VM_QEMU_EXTRA: extra qemu options, split
+	timeout "$tmo" qemu-system-x86_64 -accel tcg -smp 1 -m 768 ${VM_QEMU_EXTRA:-} \
 		-nographic -no-reboot -nodefaults \
 		-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic rootfstype=ramfs loglevel=4 $extra" \
