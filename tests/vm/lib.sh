@@ -63,7 +63,9 @@ vm_build_initramfs() {
 	echo "$plan" >"$root/vm/plan"
 	if [ -n "$bindir" ] && [ -d "$bindir" ]; then
 		for b in "$bindir"/*; do
-			[ -x "$b" ] && [ -f "$b" ] || continue
+			if [ ! -f "$b" ] || [ ! -x "$b" ]; then
+				continue
+			fi
 			mkdir -p "$root/usr/bin"
 			vm_copy_bin "$root" "$b"
 			cp -L "$b" "$root/usr/bin/"

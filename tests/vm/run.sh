@@ -124,33 +124,44 @@ judge() {
 		"") ko "$tag/$s" "no result (guest died or hung before it)" ;;
 		*)
 			sed -n "/^@@SCEN-BEGIN $s\$/,/^@@SCEN $s /p" "$con" >"$d/$s.log"
-			ko "$tag/$s" "${line#@@SCEN $s }" "$d/$s.log"
+			ko "$tag/$s" "${line#@@SCEN "$s" }" "$d/$s.log"
 			;;
 		esac
 	done
 	# host-side judgements of the dumped lists
 	if extract "$d" clean; then
-		r=$(evmctl_check "$d" clean) && ok "$tag/replay_clean_evmctl" ||
+		if r=$(evmctl_check "$d" clean); then
+			ok "$tag/replay_clean_evmctl"
+		else
 			ko "$tag/replay_clean_evmctl" "$r" "$d/evmctl-clean.log"
-		r=$(attest_check "$d" clean) && ok "$tag/replay_clean_attest" ||
+		fi
+		if r=$(attest_check "$d" clean); then
+			ok "$tag/replay_clean_attest"
+		else
 			ko "$tag/replay_clean_attest" "$r" "$d/attest-clean.log"
+		fi
 	else
 		ko "$tag/replay_clean_evmctl" "no list dumped" "$d/data.log"
 		ko "$tag/replay_clean_attest" "no list dumped"
 	fi
 	if extract "$d" violations; then
-		r=$(evmctl_check "$d" violations --ignore-violations) &&
-			ok "$tag/replay_violations_evmctl" ||
+		if r=$(evmctl_check "$d" violations --ignore-violations); then
+			ok "$tag/replay_violations_evmctl"
+		else
 			ko "$tag/replay_violations_evmctl" "$r" "$d/evmctl-violations.log"
+		fi
 	else
 		ko "$tag/replay_violations_evmctl" "no list dumped" "$d/data.log"
 	fi
 	if extract "$d" gap; then
-		python3 "$VM_DIR/imalist.py" "$d/gap.bin" --pcr 11 \
+		if python3 "$VM_DIR/imalist.py" "$d/gap.bin" --pcr 11 \
 			--expect "sha1=$(sed -n 's/^PCR-11: //p' "$d/gap.sha1")" \
 			--expect "sha256=$(sed -n 's/^PCR-11: //p' "$d/gap.sha256")" \
-			>"$d/gap-replay.log" 2>&1 && ok "$tag/replay_from_gap" ||
+			>"$d/gap-replay.log" 2>&1; then
+			ok "$tag/replay_from_gap"
+		else
 			ko "$tag/replay_from_gap" "replay from the gap record failed" "$d/gap-replay.log"
+		fi
 		# replayed from zero, as a verifier unaware of the gap would, the
 		# reloaded list must not match the PCR
 		if evmctl ima_measurement --pcrs sha256,"$d/gap.sha256" \

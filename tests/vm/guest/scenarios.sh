@@ -28,6 +28,7 @@ expect_new_entry() {
 	now=$(count)
 	[ "$now" = $(($1 + 1)) ] ||
 		{ fail "count $1 -> $now, expected +1"; return 1; }
+	# shellcheck disable=SC2046 # split the entry into fields
 	set -- $(last_entry) "$2"
 	want=$(sha256sum "$6" | cut -d' ' -f1)
 	[ "$5" = "$6" ] && [ "$4" = "sha256:$want" ] ||
@@ -190,11 +191,13 @@ scn_reload_gap() {
 	p1=$(pcr sha1)
 	p256=$(pcr sha256)
 	insmod /lib/slim.ko lock=0 pcr=$PCR || { fail "insmod failed"; return 1; }
+	# shellcheck disable=SC2046 # split the entry into fields
 	set -- $(head -n 1 $K/ascii_runtime_measurements)
 	[ "$5" = slim_gap ] || { fail "first entry: $*"; return 1; }
 	[ "$4" = "sha256:$p256" ] || { fail "gap digest $4, PCR was $p256"; return 1; }
 	[ "$6" = "sha1:$p1" ] && [ "$7" = "sha256:$p256" ] ||
 		{ fail "gap banks '$6 $7', PCRs were sha1:$p1 sha256:$p256"; return 1; }
+	# shellcheck disable=SC2046 # split the entry into fields
 	set -- $(sed -n 2p $K/ascii_runtime_measurements)
 	[ "$5" = boot_aggregate ] || { fail "second entry: $*"; return 1; }
 	mkprog /root/p4 4
