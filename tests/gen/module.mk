@@ -6,3 +6,12 @@ TOOLS += $(IMAGEN)
 LINKS += $(IMAGEN)
 $(IMAGEN)_SRCS := $(SRC)/tests/gen/imagen.c
 $(IMAGEN)_LIBS :=
+
+UEFIGEN := $(B)/tools/att-uefigen
+EVENTLOG := $(B)/tools/att-eventlog
+TOOLS += $(UEFIGEN) $(EVENTLOG)
+LINKS += $(UEFIGEN) $(EVENTLOG)
+$(UEFIGEN)_SRCS := $(SRC)/tests/gen/uefigen.c
+$(UEFIGEN)_LIBS :=
+$(EVENTLOG)_SRCS := $(SRC)/tests/gen/eventlog.c
+$(EVENTLOG)_LIBS :=
