@@ -4,3 +4,19 @@ BINS += $(WL_BIN)
 LINKS += $(WL_BIN)
 $(WL_BIN)_SRCS := $(wildcard $(SRC)/verifier/whitelist/*.c)
 $(WL_BIN)_LIBS :=
+
+# attest-verifier: the REST service (verifier/service/)
+VER_BIN := $(B)/bin/attest-verifier
+VER_SRCS := $(wildcard $(SRC)/verifier/service/*.c)
+VER_LIBS := $(shell pkg-config --libs libmicrohttpd gnutls sqlite3 libpq libcurl)
+BINS += $(VER_BIN)
+LINKS += $(VER_BIN)
+$(VER_BIN)_SRCS := $(VER_SRCS)
+$(VER_BIN)_LIBS := $(VER_LIBS)
+# Integration tests that call the service's code directly link its objects
+# (all but main.c); `override` wins over tests/integration/module.mk's
+# defaults, which are read later. Recursive (=): TEST_LIBS may be set later.
+VER_TEST_SRCS := $(filter-out %/main.c,$(VER_SRCS))
+VER_DIRECT_TESTS := test_verifier_store test_verifier_api
+$(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_SRCS = $(SRC)/tests/integration/$(t).c $$(TESTLIB_SRCS) $(VER_TEST_SRCS)))
+$(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS = $$(TEST_LIBS) $(VER_LIBS)))

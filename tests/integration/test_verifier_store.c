@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * test_verifier_store.c - the verifier's SQLite store on a real database
+ * file: migrations (fresh, reopened, newer schema refused), versioned
+ * whitelists, agents with optimistic concurrency between two connections
+ * (as two verifier processes would have), single-use nonces bound to an
+ * agent with an expiry, single-use enrollment tokens, history.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "attest/err.h"
+#include "../../verifier/service/store.h"
+
+static char dir[64];
+static char path[128];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/att-store-XXXXXX");
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/v.db", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[160];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_migrations(void **state)
+{
+	struct att_store *s;
+	sqlite3 *db;
+	int v;
+
+	(void)state;
+	assert_int_equal(att_store_open(path, &s), 0);
+	assert_string_equal(att_store_backend(s), "sqlite");
+	assert_int_equal(att_store_schema_version(s, &v), 0);
+	assert_int_equal(v, ATT_STORE_SCHEMA_VERSION);
+	att_store_free(s);
+	/* Reopening migrates nothing and keeps the version. */
+	assert_int_equal(att_store_open(path, &s), 0);
+	assert_int_equal(att_store_schema_version(s, &v), 0);
+	assert_int_equal(v, ATT_STORE_SCHEMA_VERSION);
+	att_store_free(s);
+	/* A schema from a newer verifier is refused, not used. */
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+				      "UPDATE schema_version SET version = "
+				      "version + 1",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(att_store_open(path, &s), ATT_E_UNSUPPORTED);
+	assert_int_equal(sqlite3_exec(db,
+				      "UPDATE schema_version SET version = "
+				      "version - 1",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	/* WAL is on. */
+	assert_int_equal(access(path, F_OK), 0);
+	assert_int_equal(att_store_open("sqlite:", &s), ATT_E_INVAL);
+	assert_int_equal(att_store_open("/nonexistent-dir/x.db", &s), ATT_E_DB);
+}
+
+static int count_wl(const struct att_store_wl *w, void *arg)
+{
+	int *n = arg;
+
+	assert_null(w->body);
+	if (!strcmp(w->name, "base"))
+		assert_int_equal(w->version, 2);
+	(*n)++;
+	return 0;
+}
+
+static void test_whitelists(void **state)
+{
+	struct att_store *s;
+	struct att_store_wl w;
+	struct att_agent_rec a;
+	int64_t v;
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(att_store_open(path, &s), 0);
+	assert_int_equal(att_store_wl_get(s, "base", 0, &w), ATT_E_NOT_FOUND);
+	assert_int_equal(att_store_wl_put(s, "base", "{\"a\":1}", 7, 0, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(att_store_wl_put(s, "base", "{\"a\":2}", 7, 0, &v),
+			 ATT_E_EXISTS);
+	assert_int_equal(att_store_wl_put(s, "base", "{\"a\":2}", 7, 2, &v),
+			 ATT_E_STATE);
+	assert_int_equal(att_store_wl_put(s, "base", "{\"a\":2}", 7, 1, &v), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(att_store_wl_put(s, "base", "{\"a\":2}", 7, 1, &v),
+			 ATT_E_STATE);
+	assert_int_equal(att_store_wl_put(s, "other", "{}", 2, -1, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(att_store_wl_get(s, "base", 0, &w), 0);
+	assert_int_equal(w.version, 2);
+	assert_string_equal(w.body, "{\"a\":2}");
+	att_store_wl_release(&w);
+	assert_int_equal(att_store_wl_get(s, "base", 1, &w), 0);
+	assert_string_equal(w.body, "{\"a\":1}");
+	assert_int_equal(w.body_len, 7);
+	att_store_wl_release(&w);
+	assert_int_equal(att_store_wl_get(s, "base", 3, &w), ATT_E_NOT_FOUND);
+	assert_int_equal(att_store_wl_list(s, count_wl, &n), 0);
+	assert_int_equal(n, 2);
+	/* Not deletable while assigned. */
+	att_agent_rec_init(&a);
+	snprintf(a.id, sizeof(a.id), "wl-user");
+	snprintf(a.state, sizeof(a.state), "registered");
+	snprintf(a.wl_name, sizeof(a.wl_name), "other");
+	assert_int_equal(att_store_agent_insert(s, &a), 0);
+	assert_int_equal(att_store_wl_delete(s, "other"), ATT_E_STATE);
+	assert_int_equal(att_store_wl_get(s, "other", 0, &w), 0);
+	att_store_wl_release(&w);
+	assert_int_equal(att_store_agent_delete(s, "wl-user"), 0);
+	assert_int_equal(att_store_wl_delete(s, "other"), 0);
+	assert_int_equal(att_store_wl_delete(s, "other"), ATT_E_NOT_FOUND);
+	assert_int_equal(att_store_wl_get(s, "other", 0, &w), ATT_E_NOT_FOUND);
+	att_store_free(s);
+}
+
+static void test_agents_concurrency(void **state)
+{
+	struct att_store *s1, *s2;
+	struct att_agent_rec a, b, c;
+	static const uint8_t ek[] = {1, 2, 3, 0, 4};
+	static const uint8_t rp[] = {9, 8, 7};
+
+	(void)state;
+	/* Two connections to one file, as two verifier processes. */
+	assert_int_equal(att_store_open(path, &s1), 0);
+	assert_int_equal(att_store_open(path, &s2), 0);
+	att_agent_rec_init(&a);
+	snprintf(a.id, sizeof(a.id), "host-1");
+	snprintf(a.state, sizeof(a.state), "enrolling");
+	a.ek_pub = malloc(sizeof(ek));
+	memcpy(a.ek_pub, ek, sizeof(ek));
+	a.ek_pub_len = sizeof(ek);
+	a.enrolled_at = 1000;
+	assert_int_equal(att_store_agent_insert(s1, &a), 0);
+	assert_int_equal(a.rev, 1);
+	assert_int_equal(att_store_agent_insert(s2, &a), ATT_E_EXISTS);
+
+	assert_int_equal(att_store_agent_get(s2, "host-1", &b), 0);
+	assert_int_equal(b.rev, 1);
+	assert_memory_equal(b.ek_pub, ek, sizeof(ek));
+	assert_int_equal(b.ek_pub_len, sizeof(ek));
+	assert_null(b.ak_pub);
+	assert_int_equal(b.reset_count, -1);
+	assert_null(b.last_result);
+
+	/* s1 writes first; s2's write from the same revision is refused. */
+	snprintf(a.state, sizeof(a.state), "trusted");
+	a.replay = malloc(sizeof(rp));
+	memcpy(a.replay, rp, sizeof(rp));
+	a.replay_len = sizeof(rp);
+	a.last_result = strdup("{\"state\":\"trusted\"}");
+	a.reset_count = 5;
+	assert_int_equal(att_store_agent_update(s1, &a), 0);
+	assert_int_equal(a.rev, 2);
+	snprintf(b.state, sizeof(b.state), "untrusted");
+	assert_int_equal(att_store_agent_update(s2, &b), ATT_E_STATE);
+	assert_int_equal(b.rev, 1);
+	/* Re-read, then the write goes through. */
+	att_agent_rec_release(&b);
+	assert_int_equal(att_store_agent_get(s2, "host-1", &b), 0);
+	assert_string_equal(b.state, "trusted");
+	assert_int_equal(b.reset_count, 5);
+	assert_memory_equal(b.replay, rp, sizeof(rp));
+	assert_string_equal(b.last_result, "{\"state\":\"trusted\"}");
+	snprintf(b.state, sizeof(b.state), "untrusted");
+	assert_int_equal(att_store_agent_update(s2, &b), 0);
+	assert_int_equal(b.rev, 3);
+	assert_int_equal(att_store_agent_get(s1, "host-1", &c), 0);
+	assert_string_equal(c.state, "untrusted");
+	att_agent_rec_release(&c);
+
+	assert_int_equal(
+		att_store_history_add(s1, "host-1", 10, "trusted", "{}"), 0);
+	assert_int_equal(att_store_agent_delete(s2, "host-1"), 0);
+	assert_int_equal(att_store_agent_update(s1, &a), ATT_E_NOT_FOUND);
+	assert_int_equal(att_store_agent_get(s1, "host-1", &c),
+			 ATT_E_NOT_FOUND);
+	assert_int_equal(att_store_agent_delete(s1, "host-1"), ATT_E_NOT_FOUND);
+	att_agent_rec_release(&a);
+	att_agent_rec_release(&b);
+	att_store_free(s1);
+	att_store_free(s2);
+}
+
+static void test_nonces_tokens(void **state)
+{
+	struct att_store *s1, *s2;
+	char *req = NULL;
+
+	(void)state;
+	assert_int_equal(att_store_open(path, &s1), 0);
+	assert_int_equal(att_store_open(path, &s2), 0);
+	assert_int_equal(att_store_nonce_put(s1, "aa01", "host-a", 100,
+					     "{\"pcrs\":[10]}"),
+			 0);
+	assert_int_equal(att_store_nonce_put(s1, "aa01", "host-a", 100, NULL),
+			 ATT_E_EXISTS);
+	/* Used on one connection, refused on the other. */
+	assert_int_equal(att_store_nonce_take(s1, "aa01", "host-a", 50, &req),
+			 0);
+	assert_string_equal(req, "{\"pcrs\":[10]}");
+	free(req);
+	assert_int_equal(att_store_nonce_take(s2, "aa01", "host-a", 50, NULL),
+			 ATT_E_NOT_FOUND);
+	/* Bound to its agent, and gone after a wrong try. */
+	assert_int_equal(att_store_nonce_put(s1, "bb02", "host-a", 100, NULL),
+			 0);
+	assert_int_equal(att_store_nonce_take(s2, "bb02", "host-b", 50, NULL),
+			 ATT_E_AUTH);
+	assert_int_equal(att_store_nonce_take(s1, "bb02", "host-a", 50, NULL),
+			 ATT_E_NOT_FOUND);
+	/* Expired. */
+	assert_int_equal(att_store_nonce_put(s1, "cc03", "host-a", 100, NULL),
+			 0);
+	assert_int_equal(att_store_nonce_take(s1, "cc03", "host-a", 101, NULL),
+			 ATT_E_TIMEOUT);
+	assert_int_equal(att_store_nonce_put(s1, "dd04", "host-a", 100, NULL),
+			 0);
+	assert_int_equal(att_store_nonce_gc(s2, 101), 0);
+	assert_int_equal(att_store_nonce_take(s1, "dd04", "host-a", 99, NULL),
+			 ATT_E_NOT_FOUND);
+
+	assert_int_equal(att_store_token_put(s1, "t1", 100), 0);
+	assert_int_equal(att_store_token_take(s2, "t1", 50), 0);
+	assert_int_equal(att_store_token_take(s1, "t1", 50), ATT_E_NOT_FOUND);
+	assert_int_equal(att_store_token_put(s1, "t2", 100), 0);
+	assert_int_equal(att_store_token_take(s1, "t2", 101), ATT_E_TIMEOUT);
+	att_store_free(s1);
+	att_store_free(s2);
+}
+
+static int hist_cb(int64_t at, const char *st, const char *res, void *arg)
+{
+	int *n = arg;
+
+	assert_int_equal(at, 3 - *n);
+	assert_string_equal(st, *n == 0 ? "untrusted" : "trusted");
+	assert_non_null(res);
+	(*n)++;
+	return 0;
+}
+
+static void test_history(void **state)
+{
+	struct att_store *s;
+	int n = 0;
+
+	(void)state;
+	assert_int_equal(att_store_open(path, &s), 0);
+	assert_int_equal(att_store_history_add(s, "h", 1, "trusted", "{}"), 0);
+	assert_int_equal(att_store_history_add(s, "h", 2, "trusted", "{}"), 0);
+	assert_int_equal(att_store_history_add(s, "h", 3, "untrusted", "{}"),
+			 0);
+	assert_int_equal(att_store_history_list(s, "h", 2, hist_cb, &n), 0);
+	assert_int_equal(n, 2);
+	att_store_free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_migrations),
+		cmocka_unit_test(test_whitelists),
+		cmocka_unit_test(test_agents_concurrency),
+		cmocka_unit_test(test_nonces_tokens),
+		cmocka_unit_test(test_history),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * verifier_http.h - a small HTTPS/1.1 client for tests of attest-verifier
+ * (OpenSSL; verifies the server against DIR/server-ca.pem and 127.0.0.1;
+ * presents DIR/WHO.pem + DIR/WHO.key as client certificate when WHO is
+ * not NULL). One request per connection.
+ */
+#ifndef ATTEST_TEST_VERIFIER_HTTP_H
+#define ATTEST_TEST_VERIFIER_HTTP_H
+
+#include <stddef.h>
+
+struct att_vh_resp {
+	int status; /* HTTP status, 0 when none was read */
+	char *body; /* NUL-terminated, malloc'd */
+	size_t len;
+};
+
+void att_vh_resp_release(struct att_vh_resp *r);
+
+/* body may be NULL. Returns 0 when a response was read. */
+int att_vh_request(unsigned int port, const char *pki_dir, const char *who,
+		   const char *method, const char *path, const char *body,
+		   size_t len, struct att_vh_resp *out);
+/* Sends raw bytes as the whole request (for malformed HTTP). */
+int att_vh_raw(unsigned int port, const char *pki_dir, const char *who,
+	       const void *raw, size_t n, struct att_vh_resp *out);
+
+#endif

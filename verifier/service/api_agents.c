@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * api_agents.c - /v1/agents (admin): list, get (state, last result with
+ * its failures, history), delete, and PUT /v1/agents/ID/whitelist to
+ * assign a whitelist (a fixed version, or 0 to follow the newest).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "attest/err.h"
+#include "attest/json.h"
+#include "service.h"
+
+#define VER_HISTORY_MAX	 20
+#define VER_UPDATE_TRIES 8
+
+static struct json_object *wl_ref(const struct att_agent_rec *a)
+{
+	struct json_object *o;
+
+	if (!a->wl_name[0])
+		return NULL;
+	o = json_object_new_object();
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "name", json_object_new_string(a->wl_name));
+	json_object_object_add(o, "version",
+			       json_object_new_int64(a->wl_version));
+	return o;
+}
+
+static struct json_object *stored_json(const char *s)
+{
+	struct json_object *o = NULL;
+	char err[64];
+
+	if (!s || att_json_parse(s, strlen(s), 32, &o, err, sizeof(err)))
+		return NULL;
+	return o;
+}
+
+static struct json_object *agent_summary(const struct att_agent_rec *a)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "id", json_object_new_string(a->id));
+	json_object_object_add(o, "state", json_object_new_string(a->state));
+	json_object_object_add(o, "whitelist", wl_ref(a));
+	json_object_object_add(o, "enrolled_at",
+			       json_object_new_int64(a->enrolled_at));
+	json_object_object_add(
+		o, "last_attestation",
+		a->last_attest ? json_object_new_int64(a->last_attest) : NULL);
+	json_object_object_add(o, "boot_count",
+			       json_object_new_int64(a->boot_count));
+	return o;
+}
+
+static int add_agent(const struct att_agent_rec *a, void *arg)
+{
+	struct json_object *o = agent_summary(a);
+
+	if (!o)
+		return ATT_E_NOMEM;
+	json_object_array_add(arg, o);
+	return 0;
+}
+
+static int agents_list(struct ver_req *rq, struct ver_resp *rs)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	int rc;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return ver_error(rs, 500, "internal", "out of memory");
+	}
+	json_object_object_add(o, "agents", arr);
+	rc = att_store_agent_list(rq->ctx->store, add_agent, arr);
+	if (rc)
+		ver_store_error(rs, rc, "agents");
+	else
+		ver_json_reply(rs, 200, o);
+	json_object_put(o);
+	return 0;
+}
+
+static int add_hist(int64_t at, const char *state, const char *res, void *arg)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return ATT_E_NOMEM;
+	json_object_object_add(o, "at", json_object_new_int64(at));
+	json_object_object_add(o, "state", json_object_new_string(state));
+	json_object_object_add(o, "result", stored_json(res));
+	json_object_array_add(arg, o);
+	return 0;
+}
+
+static int agent_get(struct ver_req *rq, struct ver_resp *rs, const char *id)
+{
+	struct att_agent_rec a;
+	struct json_object *o, *hist;
+	int rc;
+
+	rc = att_store_agent_get(rq->ctx->store, id, &a);
+	if (rc)
+		return ver_store_error(rs, rc, "agent");
+	o = agent_summary(&a);
+	hist = json_object_new_array();
+	if (!o || !hist) {
+		json_object_put(o);
+		json_object_put(hist);
+		att_agent_rec_release(&a);
+		return ver_error(rs, 500, "internal", "out of memory");
+	}
+	json_object_object_add(o, "reset_count",
+			       json_object_new_int64(a.reset_count));
+	json_object_object_add(o, "restart_count",
+			       json_object_new_int64(a.restart_count));
+	json_object_object_add(o, "last_result", stored_json(a.last_result));
+	json_object_object_add(o, "history", hist);
+	rc = att_store_history_list(rq->ctx->store, id, VER_HISTORY_MAX,
+				    add_hist, hist);
+	if (rc)
+		ver_store_error(rs, rc, "history");
+	else
+		ver_json_reply(rs, 200, o);
+	json_object_put(o);
+	att_agent_rec_release(&a);
+	return 0;
+}
+
+static int agent_assign(struct ver_req *rq, struct ver_resp *rs, const char *id)
+{
+	static const char *const fields[] = {"name", "version", NULL};
+	struct json_object *req = NULL, *o;
+	struct att_store_wl w;
+	struct att_agent_rec a;
+	const char *name;
+	int64_t version = 0;
+	int rc, i;
+
+	if (ver_parse_body(rq, rs, &req))
+		return 0;
+	if (ver_fields_only(rs, req, fields) ||
+	    ver_field_str(rs, req, "name", 1, &name) ||
+	    ver_field_int(rs, req, "version", 0, 0, INT64_MAX, &version))
+		goto out;
+	rc = att_store_wl_get(rq->ctx->store, name, version, &w);
+	att_store_wl_release(&w);
+	if (rc == ATT_E_NOT_FOUND || rc == ATT_E_INVAL) {
+		ver_error(rs, 422, "unknown_whitelist",
+			  "no whitelist '%.128s'%s", name,
+			  version ? " at that version" : "");
+		goto out;
+	}
+	if (rc) {
+		ver_store_error(rs, rc, "whitelist");
+		goto out;
+	}
+	/* Optimistic: re-read and retry when another writer came first. */
+	for (i = 0; i < VER_UPDATE_TRIES; i++) {
+		rc = att_store_agent_get(rq->ctx->store, id, &a);
+		if (rc)
+			break;
+		snprintf(a.wl_name, sizeof(a.wl_name), "%s", name);
+		a.wl_version = version;
+		rc = att_store_agent_update(rq->ctx->store, &a);
+		if (!rc) {
+			o = agent_summary(&a);
+			if (o)
+				ver_json_reply(rs, 200, o);
+			else
+				ver_error(rs, 500, "internal", "out of memory");
+			json_object_put(o);
+		}
+		att_agent_rec_release(&a);
+		if (rc != ATT_E_STATE)
+			break;
+	}
+	if (rc)
+		ver_store_error(rs, rc, "agent");
+out:
+	json_object_put(req);
+	return 0;
+}
+
+int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
+		   const char *sub)
+{
+	int rc;
+
+	if (ver_require_admin(rq, rs))
+		return 0;
+	if (!id) {
+		if (!strcmp(rq->method, "GET"))
+			return agents_list(rq, rs);
+		return ver_error(rs, 405, "method_not_allowed",
+				 "use GET on /v1/agents");
+	}
+	if (!ver_id_valid(id))
+		return ver_error(rs, 404, "not_found", "no such agent");
+	if (sub) {
+		if (strcmp(sub, "whitelist"))
+			return ver_error(rs, 404, "not_found",
+					 "no such endpoint");
+		if (strcmp(rq->method, "PUT"))
+			return ver_error(rs, 405, "method_not_allowed",
+					 "use PUT on /v1/agents/ID/whitelist");
+		return agent_assign(rq, rs, id);
+	}
+	if (!strcmp(rq->method, "GET"))
+		return agent_get(rq, rs, id);
+	if (!strcmp(rq->method, "DELETE")) {
+		rc = att_store_agent_delete(rq->ctx->store, id);
+		if (rc)
+			return ver_store_error(rs, rc, "agent");
+		return ver_deleted(rs, id);
+	}
+	return ver_error(rs, 405, "method_not_allowed",
+			 "use GET or DELETE on /v1/agents/ID");
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * api_metrics.c - GET /metrics: counters plus agents by state.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "attest/err.h"
+#include "metrics.h"
+#include "service.h"
+
+static const char *const states[] = {"enrolling", "registered", "trusted",
+				     "untrusted", "stale",	"error"};
+#define NSTATES (sizeof(states) / sizeof(states[0]))
+
+struct by_state {
+	unsigned long n[NSTATES];
+};
+
+static int count_agent(const struct att_agent_rec *a, void *arg)
+{
+	struct by_state *b = arg;
+	size_t i;
+
+	for (i = 0; i < NSTATES; i++)
+		if (!strcmp(a->state, states[i]))
+			b->n[i]++;
+	return 0;
+}
+
+int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs)
+{
+	struct by_state b;
+	size_t i;
+	int rc;
+
+	if (strcmp(rq->method, "GET"))
+		return ver_error(rs, 405, "method_not_allowed",
+				 "use GET on /metrics");
+	if (ver_require_admin(rq, rs))
+		return 0;
+	memset(&b, 0, sizeof(b));
+	rc = att_store_agent_list(rq->ctx->store, count_agent, &b);
+	if (rc)
+		return ver_store_error(rs, rc, "agents");
+	att_buf_release(&rs->body);
+	rc = ver_metrics_format(rq->ctx->metrics, &rs->body);
+	rc |= att_buf_printf(&rs->body,
+			     "# HELP attest_agents Enrolled agents, by state.\n"
+			     "# TYPE attest_agents gauge\n");
+	for (i = 0; i < NSTATES; i++)
+		rc |= att_buf_printf(&rs->body,
+				     "attest_agents{state=\"%s\"} %lu\n",
+				     states[i], b.n[i]);
+	if (rc)
+		return ver_error(rs, 500, "internal", "out of memory");
+	rs->status = 200;
+	rs->ctype = "text/plain; version=0.0.4; charset=utf-8";
+	return 0;
+}

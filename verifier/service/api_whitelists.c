@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * api_whitelists.c - /v1/whitelists: list, create, get (any version),
+ * update (a new version, optionally only from an expected one), delete.
+ * A whitelist is compiled before it is stored: one that does not load is
+ * refused with the loader's message and the stored versions stay as they
+ * were.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "attest/err.h"
+#include "attest/whitelist.h"
+#include "service.h"
+#include "wldoc.h"
+
+static int add_wl(const struct att_store_wl *w, void *arg)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return ATT_E_NOMEM;
+	json_object_object_add(o, "name", json_object_new_string(w->name));
+	json_object_object_add(o, "version", json_object_new_int64(w->version));
+	json_object_object_add(o, "created", json_object_new_int64(w->created));
+	json_object_array_add(arg, o);
+	return 0;
+}
+
+static int wl_list(struct ver_req *rq, struct ver_resp *rs)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	int rc;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return ver_error(rs, 500, "internal", "out of memory");
+	}
+	json_object_object_add(o, "whitelists", arr);
+	rc = att_store_wl_list(rq->ctx->store, add_wl, arr);
+	if (rc)
+		ver_store_error(rs, rc, "whitelists");
+	else
+		ver_json_reply(rs, 200, o);
+	json_object_put(o);
+	return 0;
+}
+
+static void summary(struct json_object *o, const char *name, int64_t version,
+		    const struct att_wl *wl)
+{
+	json_object_object_add(o, "name", json_object_new_string(name));
+	json_object_object_add(o, "version", json_object_new_int64(version));
+	json_object_object_add(
+		o, "paths",
+		json_object_new_int64((int64_t)att_wl_path_count(wl)));
+	json_object_object_add(
+		o, "digests",
+		json_object_new_int64((int64_t)att_wl_digest_count(wl)));
+}
+
+/* POST (name in the body, must be new) and PUT (name in the URL). */
+static int wl_store(struct ver_req *rq, struct ver_resp *rs,
+		    const char *url_name)
+{
+	static const char *const fields[] = {
+		"name",	    "whitelist",	"legacy",
+		"excludes", "expected_version", NULL};
+	struct json_object *req = NULL, *o;
+	struct att_store_wl cur;
+	struct att_wl *wl = NULL;
+	const char *name = url_name;
+	char *stored = NULL, err[300];
+	size_t stored_len;
+	int64_t expect = url_name ? -1 : 0, version;
+	int rc;
+
+	if (ver_parse_body(rq, rs, &req))
+		return 0;
+	if (ver_fields_only(rs, req, fields))
+		goto out;
+	if (!url_name) {
+		if (ver_field_str(rs, req, "name", 1, &name))
+			goto out;
+		if (strlen(name) == 0 || strlen(name) > ATT_STORE_NAME_MAX ||
+		    strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ"
+				 "RSTUVWXYZ0123456789._-") != strlen(name) ||
+		    name[0] == '.') {
+			ver_error(rs, 400, "bad_name",
+				  "field 'name' must be 1-128 of "
+				  "[A-Za-z0-9._-], not starting with '.'");
+			goto out;
+		}
+		if (json_object_object_get_ex(req, "expected_version", NULL)) {
+			ver_error(rs, 400, "unknown_field",
+				  "'expected_version' is for updates (PUT)");
+			goto out;
+		}
+	} else {
+		if (json_object_object_get_ex(req, "name", NULL)) {
+			ver_error(rs, 400, "unknown_field",
+				  "the name is in the URL, not the body");
+			goto out;
+		}
+		if (ver_field_int(rs, req, "expected_version", 0, 1, INT64_MAX,
+				  &expect))
+			goto out;
+		rc = att_store_wl_get(rq->ctx->store, name, 0, &cur);
+		att_store_wl_release(&cur);
+		if (rc) {
+			ver_store_error(rs, rc, "whitelist");
+			goto out;
+		}
+	}
+	rc = ver_wldoc_from_request(req, &stored, &stored_len, &wl, err,
+				    sizeof(err));
+	if (rc) {
+		ver_error(rs, rc == ATT_E_NOMEM ? 503 : 422,
+			  "invalid_whitelist", "%s", err);
+		goto out;
+	}
+	rc = att_store_wl_put(rq->ctx->store, name, stored, stored_len, expect,
+			      &version);
+	if (rc) {
+		ver_store_error(rs, rc, "whitelist");
+		goto out;
+	}
+	o = json_object_new_object();
+	if (!o) {
+		ver_error(rs, 500, "internal", "out of memory");
+		goto out;
+	}
+	summary(o, name, version, wl);
+	ver_json_reply(rs, url_name ? 200 : 201, o);
+	json_object_put(o);
+out:
+	att_wl_free(wl);
+	free(stored);
+	json_object_put(req);
+	return 0;
+}
+
+static int wl_get(struct ver_req *rq, struct ver_resp *rs, const char *name)
+{
+	const char *vs = ver_query(rq, "version");
+	struct att_store_wl w;
+	struct json_object *o, *doc;
+	struct att_wl *wl;
+	uint64_t version = 0;
+	char err[300];
+	int rc;
+
+	if (vs && ver_parse_u64(vs, 1, INT64_MAX, &version))
+		return ver_error(rs, 400, "bad_version",
+				 "'version' must be a positive integer");
+	rc = att_store_wl_get(rq->ctx->store, name, (int64_t)version, &w);
+	if (rc)
+		return ver_store_error(rs, rc, "whitelist");
+	rc = ver_wldoc_load(w.body, w.body_len, &wl, err, sizeof(err));
+	if (!rc)
+		rc = ver_wldoc_to_json(w.body, w.body_len, &doc);
+	if (rc) {
+		att_store_wl_release(&w);
+		return ver_error(rs, 500, "internal",
+				 "stored whitelist does not load");
+	}
+	o = doc;
+	summary(o, w.name, w.version, wl);
+	json_object_object_add(o, "created", json_object_new_int64(w.created));
+	ver_json_reply(rs, 200, o);
+	json_object_put(o);
+	att_wl_free(wl);
+	att_store_wl_release(&w);
+	return 0;
+}
+
+int ver_api_whitelists(struct ver_req *rq, struct ver_resp *rs,
+		       const char *name, const char *sub)
+{
+	int rc;
+
+	if (ver_require_admin(rq, rs))
+		return 0;
+	if (sub)
+		return ver_error(rs, 404, "not_found", "no such endpoint");
+	if (!name) {
+		if (!strcmp(rq->method, "GET"))
+			return wl_list(rq, rs);
+		if (!strcmp(rq->method, "POST"))
+			return wl_store(rq, rs, NULL);
+		return ver_error(rs, 405, "method_not_allowed",
+				 "use GET or POST on /v1/whitelists");
+	}
+	if (!strcmp(rq->method, "GET"))
+		return wl_get(rq, rs, name);
+	if (!strcmp(rq->method, "PUT"))
+		return wl_store(rq, rs, name);
+	if (!strcmp(rq->method, "DELETE")) {
+		rc = att_store_wl_delete(rq->ctx->store, name);
+		if (rc == ATT_E_STATE)
+			return ver_error(rs, 409, "in_use",
+					 "whitelist '%s' is assigned to an "
+					 "agent",
+					 name);
+		if (rc)
+			return ver_store_error(rs, rc, "whitelist");
+		return ver_deleted(rs, name);
+	}
+	return ver_error(rs, 405, "method_not_allowed",
+			 "use GET, PUT or DELETE on /v1/whitelists/NAME");
+}

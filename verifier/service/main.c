@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * main.c - attest-verifier: the attestation REST service.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "attest/buf.h"
+#include "attest/err.h"
+#include "attest/log.h"
+#include "config.h"
+#include "metrics.h"
+#include "server.h"
+#include "service.h"
+
+#define VER_VERSION "0.1.0"
+
+static void usage(FILE *f)
+{
+	fputs("NAME\n"
+	      "    attest-verifier - TPM 2.0 remote attestation service "
+	      "(REST over HTTPS)\n"
+	      "\n"
+	      "SYNOPSIS\n"
+	      "    attest-verifier [--config FILE] [--KEY VALUE]...\n"
+	      "    attest-verifier --help | --version\n"
+	      "\n"
+	      "DESCRIPTION\n"
+	      "    Enrolls agents (EK certificate, AK, credential "
+	      "activation), verifies\n"
+	      "    their quotes and IMA measurement lists against "
+	      "whitelists, and\n"
+	      "    reports the fleet. HTTPS only: agents and admins are "
+	      "told apart by\n"
+	      "    the CA of their client certificate. Logs go to "
+	      "stderr.\n"
+	      "\n"
+	      "    Settings come from the defaults, then the config file "
+	      "(lines\n"
+	      "    'key = value', '#' comments), then flags: every key is "
+	      "also a\n"
+	      "    flag, --key value (dashes or underscores).\n"
+	      "\n"
+	      "SETTINGS\n"
+	      "    listen HOST:PORT       address to serve on "
+	      "(127.0.0.1:8443; port 0\n"
+	      "                           picks a free one)\n"
+	      "    port_file FILE         write the bound port there once "
+	      "listening\n"
+	      "    tls_cert FILE          server certificate chain, PEM "
+	      "(required)\n"
+	      "    tls_key FILE           its private key, PEM "
+	      "(required)\n"
+	      "    admin_ca FILE          CA(s) of admin client "
+	      "certificates (required)\n"
+	      "    agent_ca FILE          CA of agent client certificates "
+	      "(required)\n"
+	      "    agent_ca_key FILE      its key, to issue agent "
+	      "certificates\n"
+	      "    ek_ca_dir DIR          TPM vendor CAs for EK "
+	      "certificates\n"
+	      "    database URL           sqlite:PATH (default\n"
+	      "                           "
+	      "sqlite:/var/lib/attest/verifier.db) or\n"
+	      "                           postgresql://... (not built "
+	      "yet)\n"
+	      "    webhook_url URL        HTTPS URL for state changes "
+	      "(not built yet)\n"
+	      "    max_body BYTES         request body cap (16777216)\n"
+	      "    max_connections N      concurrent connections (256)\n"
+	      "    threads N              worker threads (4)\n"
+	      "    request_timeout S      idle connection timeout "
+	      "(30)\n"
+	      "    drain_timeout S        on SIGTERM, wait this long for "
+	      "requests (30)\n"
+	      "    nonce_lifetime S       challenge lifetime (60)\n"
+	      "    interval S             expected attestation interval "
+	      "(60)\n"
+	      "    agent_cert_days N      agent certificate lifetime "
+	      "(365)\n"
+	      "    log_level LEVEL        err, warn, info (default), "
+	      "debug\n"
+	      "\n"
+	      "SIGNALS\n"
+	      "    SIGTERM, SIGINT: stop accepting, let in-flight "
+	      "requests finish\n"
+	      "    (up to drain_timeout), exit 0.\n"
+	      "\n"
+	      "EXIT STATUS\n"
+	      "    0 stopped by a signal, 1 runtime failure, 2 bad usage "
+	      "or settings.\n"
+	      "\n"
+	      "SEE ALSO\n"
+	      "    docs/verifier.md, schemas/openapi.yaml, attestctl(1)\n",
+	      f);
+}
+
+static int parse_args(int argc, char **argv, struct ver_config *cfg)
+{
+	char key[64], err[300];
+	const char *cfgfile = NULL;
+	int i;
+	size_t j;
+
+	/* The config file first, whatever its place among the flags. */
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--config") && i + 1 < argc)
+			cfgfile = argv[++i];
+	if (cfgfile && ver_config_load_file(cfg, cfgfile, err, sizeof(err))) {
+		fprintf(stderr, "attest-verifier: %s\n", err);
+		return 2;
+	}
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--config")) {
+			i++;
+			continue;
+		}
+		if (strncmp(a, "--", 2) || strlen(a + 2) >= sizeof(key) ||
+		    i + 1 >= argc) {
+			fprintf(stderr,
+				"attest-verifier: unexpected argument '%s' "
+				"(try --help)\n",
+				a);
+			return 2;
+		}
+		snprintf(key, sizeof(key), "%s", a + 2);
+		for (j = 0; key[j]; j++)
+			if (key[j] == '-')
+				key[j] = '_';
+		if (ver_config_set(cfg, key, argv[++i], err, sizeof(err))) {
+			fprintf(stderr, "attest-verifier: --%s: %s\n", a + 2,
+				err);
+			return 2;
+		}
+	}
+	if (ver_config_check(cfg, err, sizeof(err))) {
+		fprintf(stderr, "attest-verifier: %s\n", err);
+		return 2;
+	}
+	return 0;
+}
+
+static int write_port_file(const char *path, unsigned int port)
+{
+	char s[16];
+	int n = snprintf(s, sizeof(s), "%u\n", port);
+
+	return att_write_file_atomic(path, s, (size_t)n, 0644);
+}
+
+int main(int argc, char **argv)
+{
+	struct ver_config cfg;
+	struct ver_ctx ctx;
+	struct ver_server *srv = NULL;
+	sigset_t set;
+	int rc, sig = 0, status = 1;
+
+	att_log_set_ident("attest-verifier");
+	if (argc == 2 &&
+	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		printf("attest-verifier %s\n", VER_VERSION);
+		return 0;
+	}
+	ver_config_defaults(&cfg);
+	rc = parse_args(argc, argv, &cfg);
+	if (rc)
+		return rc;
+	att_log_set_level((enum att_log_level)cfg.log_level);
+
+	/* Signals are taken by sigwait here; every thread inherits the mask. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cfg = &cfg;
+	rc = att_store_open(cfg.database, &ctx.store);
+	if (rc) {
+		att_err("cannot open the database: %s", att_strerror(rc));
+		goto out;
+	}
+	rc = ver_auth_new(cfg.admin_ca, cfg.agent_ca, &ctx.auth);
+	if (!rc)
+		rc = ver_metrics_new(&ctx.metrics);
+	if (!rc)
+		rc = ver_server_start(&ctx, &srv);
+	if (rc)
+		goto out;
+	if (cfg.port_file[0] &&
+	    write_port_file(cfg.port_file, ver_server_port(srv))) {
+		att_err("cannot write %s", cfg.port_file);
+		goto out;
+	}
+	att_info("listening on https://%s:%u (storage %s)", cfg.listen_host,
+		 ver_server_port(srv), att_store_backend(ctx.store));
+	for (;;) {
+		if (sigwait(&set, &sig))
+			continue;
+		if (sig != SIGHUP)
+			break;
+		att_info("SIGHUP ignored (restart to reload settings)");
+	}
+	att_info("%s: draining", strsignal(sig));
+	ver_server_drain_stop(srv, cfg.drain_timeout);
+	srv = NULL;
+	status = 0;
+	att_info("stopped");
+out:
+	if (srv)
+		ver_server_drain_stop(srv, 0);
+	ver_metrics_free(ctx.metrics);
+	ver_auth_free(ctx.auth);
+	att_store_free(ctx.store);
+	return status;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * service.h - the verifier's shared state and the request/response types
+ * the route handlers work with.
+ */
+#ifndef ATTEST_VERIFIER_SERVICE_H
+#define ATTEST_VERIFIER_SERVICE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "attest/buf.h"
+#include "auth.h"
+#include "config.h"
+#include "store.h"
+
+struct json_object;
+struct MHD_Connection;
+struct ver_metrics;
+struct ver_wlcache;
+
+struct ver_ctx {
+	const struct ver_config *cfg;
+	struct att_store *store;
+	struct ver_auth *auth;
+	struct ver_metrics *metrics;
+	struct ver_wlcache *wlc;
+};
+
+struct ver_req {
+	struct ver_ctx *ctx;
+	struct MHD_Connection *conn;
+	const char *method;
+	const char *url;
+	struct att_buf body;
+	int too_big; /* the body went past max_body */
+	struct ver_peer peer;
+};
+
+struct ver_resp {
+	unsigned int status;
+	struct att_buf body;
+	const char *ctype; /* default application/json */
+};
+
+/* Nesting cap for request bodies (whitelists have their own). */
+#define VER_JSON_DEPTH 16
+
+/* {"code": code, "message": ...} with the given status; returns 0. */
+int ver_error(struct ver_resp *rs, unsigned int status, const char *code,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* Serialises obj (not consumed) as the body. */
+int ver_json_reply(struct ver_resp *rs, unsigned int status,
+		   struct json_object *obj);
+/*
+ * Parses the request body strictly (att_json_parse) and checks that it is
+ * an object; on failure answers 400 and returns nonzero.
+ */
+int ver_parse_body(struct ver_req *rq, struct ver_resp *rs,
+		   struct json_object **out);
+/* ATT_E_* from the store to an HTTP answer (404, 409, 503, ...). */
+int ver_store_error(struct ver_resp *rs, int err, const char *what);
+
+/* Requires a role; answers 401/403 and returns nonzero when missing. */
+int ver_require_admin(struct ver_req *rq, struct ver_resp *rs);
+
+/* Object field helpers: answer 400 naming the field when wrong. */
+int ver_field_str(struct ver_resp *rs, struct json_object *o, const char *name,
+		  int required, const char **out);
+int ver_field_int(struct ver_resp *rs, struct json_object *o, const char *name,
+		  int required, int64_t min, int64_t max, int64_t *out);
+/* Refuses fields not in the NULL-terminated list. */
+int ver_fields_only(struct ver_resp *rs, struct json_object *o,
+		    const char *const *allowed);
+
+/* A query argument of the request, NULL when absent. */
+const char *ver_query(struct ver_req *rq, const char *key);
+/* 200 {"deleted": what}. */
+int ver_deleted(struct ver_resp *rs, const char *what);
+
+/* Route entry point. */
+int ver_route(struct ver_req *rq, struct ver_resp *rs);
+
+/* Handlers (one file each). */
+int ver_api_whitelists(struct ver_req *rq, struct ver_resp *rs,
+		       const char *name, const char *sub);
+int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
+		   const char *sub);
+int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs);
+
+#endif

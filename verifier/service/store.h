@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * store.h - the verifier's storage, behind one interface.
+ *
+ * Backends: SQLite ("sqlite:PATH" or a plain path; WAL, one connection
+ * serialised by a mutex) and PostgreSQL ("postgresql://..." / "postgres://",
+ * not written yet). Every statement is prepared with bound parameters; the
+ * schema is created and upgraded by numbered migrations recorded in a
+ * `schema_version` table.
+ *
+ * Agents carry a revision number: att_store_agent_update() writes only when
+ * the stored revision is still the one that was read (optimistic
+ * concurrency, so several verifier processes can share one database), and
+ * returns ATT_E_STATE when another writer got there first.
+ *
+ * All functions return 0 or a negative ATT_E_* (ATT_E_DB when the database
+ * failed; the message is logged).
+ */
+#ifndef ATTEST_VERIFIER_STORE_H
+#define ATTEST_VERIFIER_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define ATT_STORE_NAME_MAX 128
+#define ATT_STORE_ID_MAX   64
+
+struct att_store;
+
+/* The schema version this build creates and expects. */
+#define ATT_STORE_SCHEMA_VERSION 1
+
+int att_store_open(const char *url, struct att_store **out);
+void att_store_free(struct att_store *s);
+/* "sqlite" or "postgresql". */
+const char *att_store_backend(const struct att_store *s);
+int att_store_schema_version(struct att_store *s, int *version);
+/* A cheap round trip to the database (for /healthz). */
+int att_store_ping(struct att_store *s);
+
+/* --- whitelists: every update is a new version; versions start at 1 --- */
+struct att_store_wl {
+	char name[ATT_STORE_NAME_MAX + 1];
+	int64_t version;
+	int64_t created; /* unix seconds */
+	char *body;	 /* the document as submitted, NUL-terminated */
+	size_t body_len;
+};
+
+void att_store_wl_release(struct att_store_wl *w);
+/*
+ * Stores body as the next version of name; *version gets its number.
+ * expect: -1 any; 0 the name must be new (else ATT_E_EXISTS); N > 0 the
+ * newest version must still be N (else ATT_E_STATE). Atomic.
+ */
+int att_store_wl_put(struct att_store *s, const char *name, const char *body,
+		     size_t len, int64_t expect, int64_t *version);
+/* version 0: the newest. ATT_E_NOT_FOUND if there is none. */
+int att_store_wl_get(struct att_store *s, const char *name, int64_t version,
+		     struct att_store_wl *out);
+/* Newest version of every whitelist, by name (body is NULL). */
+typedef int (*att_store_wl_fn)(const struct att_store_wl *w, void *arg);
+int att_store_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg);
+/* Deletes every version. ATT_E_STATE while an agent is assigned to it. */
+int att_store_wl_delete(struct att_store *s, const char *name);
+
+/* --- agents --- */
+struct att_agent_rec {
+	char id[ATT_STORE_ID_MAX + 1];
+	int64_t rev;	 /* bumped by every update */
+	char state[24];	 /* enrolling, registered, trusted, ... */
+	uint8_t *ek_pub; /* TPM2B_PUBLIC bytes */
+	size_t ek_pub_len;
+	uint8_t *ak_pub; /* TPM2B_PUBLIC bytes, set once enrolled */
+	size_t ak_pub_len;
+	uint8_t *secret; /* pending credential secret (enrolling) */
+	size_t secret_len;
+	char wl_name[ATT_STORE_NAME_MAX + 1]; /* "" when none */
+	int64_t wl_version;		      /* 0: follow the newest */
+	int64_t reset_count;		      /* -1: never quoted */
+	int64_t restart_count;
+	int64_t boot_count;
+	int64_t enrolled_at;
+	int64_t last_attest; /* 0: never */
+	uint8_t *replay;     /* att_replay_state_encode() bytes */
+	size_t replay_len;
+	char *last_result; /* JSON text, NULL when none */
+	char cert_fpr[65]; /* SHA-256 hex of its client certificate */
+};
+
+void att_agent_rec_init(struct att_agent_rec *a);
+void att_agent_rec_release(struct att_agent_rec *a);
+
+int att_store_agent_get(struct att_store *s, const char *id,
+			struct att_agent_rec *out);
+/* ATT_E_EXISTS when the id is taken. Sets a->rev to 1. */
+int att_store_agent_insert(struct att_store *s, struct att_agent_rec *a);
+/*
+ * Writes a if the stored revision equals a->rev, then a->rev += 1.
+ * ATT_E_STATE: changed by someone else since it was read;
+ * ATT_E_NOT_FOUND: deleted meanwhile.
+ */
+int att_store_agent_update(struct att_store *s, struct att_agent_rec *a);
+int att_store_agent_delete(struct att_store *s, const char *id);
+typedef int (*att_store_agent_fn)(const struct att_agent_rec *a, void *arg);
+/* Every agent, ordered by id (blobs and last_result included). */
+int att_store_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
+
+/* --- attestation history --- */
+int att_store_history_add(struct att_store *s, const char *id, int64_t at,
+			  const char *state, const char *result_json);
+typedef int (*att_store_hist_fn)(int64_t at, const char *state,
+				 const char *result_json, void *arg);
+/* Newest first, at most limit rows. */
+int att_store_history_list(struct att_store *s, const char *id, int limit,
+			   att_store_hist_fn fn, void *arg);
+
+/* --- nonces: single use, bound to an agent, with an expiry --- */
+int att_store_nonce_put(struct att_store *s, const char *nonce_hex,
+			const char *agent_id, int64_t expires,
+			const char *request_json);
+/*
+ * Consumes a nonce atomically (it is gone afterwards, whatever the answer).
+ * ATT_E_NOT_FOUND: unknown or already used; ATT_E_AUTH: issued to another
+ * agent; ATT_E_TIMEOUT: expired. request_json (optional) gets a malloc'd
+ * copy of what was stored with it.
+ */
+int att_store_nonce_take(struct att_store *s, const char *nonce_hex,
+			 const char *agent_id, int64_t now,
+			 char **request_json);
+/* Drops expired nonces. */
+int att_store_nonce_gc(struct att_store *s, int64_t now);
+
+/* --- enrollment tokens: single use --- */
+int att_store_token_put(struct att_store *s, const char *token_hash_hex,
+			int64_t expires);
+/* ATT_E_NOT_FOUND / ATT_E_TIMEOUT; consumed on success. */
+int att_store_token_take(struct att_store *s, const char *token_hash_hex,
+			 int64_t now);
+
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * store_impl.h - what a storage backend implements (see store.h).
+ */
+#ifndef ATTEST_VERIFIER_STORE_IMPL_H
+#define ATTEST_VERIFIER_STORE_IMPL_H
+
+#include "store.h"
+
+struct att_store_ops {
+	const char *name;
+	void (*free)(struct att_store *s);
+	int (*schema_version)(struct att_store *s, int *v);
+	int (*ping)(struct att_store *s);
+	int (*wl_put)(struct att_store *s, const char *name, const char *body,
+		      size_t len, int64_t expect, int64_t *version);
+	int (*wl_get)(struct att_store *s, const char *name, int64_t version,
+		      struct att_store_wl *out);
+	int (*wl_list)(struct att_store *s, att_store_wl_fn fn, void *arg);
+	int (*wl_delete)(struct att_store *s, const char *name);
+	int (*agent_get)(struct att_store *s, const char *id,
+			 struct att_agent_rec *out);
+	int (*agent_insert)(struct att_store *s, struct att_agent_rec *a);
+	int (*agent_update)(struct att_store *s, struct att_agent_rec *a);
+	int (*agent_delete)(struct att_store *s, const char *id);
+	int (*agent_list)(struct att_store *s, att_store_agent_fn fn,
+			  void *arg);
+	int (*history_add)(struct att_store *s, const char *id, int64_t at,
+			   const char *state, const char *result_json);
+	int (*history_list)(struct att_store *s, const char *id, int limit,
+			    att_store_hist_fn fn, void *arg);
+	int (*nonce_put)(struct att_store *s, const char *nonce_hex,
+			 const char *agent_id, int64_t expires,
+			 const char *request_json);
+	int (*nonce_take)(struct att_store *s, const char *nonce_hex,
+			  const char *agent_id, int64_t now, char **req);
+	int (*nonce_gc)(struct att_store *s, int64_t now);
+	int (*token_put)(struct att_store *s, const char *hash_hex,
+			 int64_t expires);
+	int (*token_take)(struct att_store *s, const char *hash_hex,
+			  int64_t now);
+};
+
+struct att_store {
+	const struct att_store_ops *ops;
+};
+
+int att_store_sqlite_open(const char *path, struct att_store **out);
+
+#endif

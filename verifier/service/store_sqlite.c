@@ -1,0 +1,874 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * store_sqlite.c - the SQLite storage backend: one connection in WAL mode,
+ * serialised by a mutex, a busy timeout for other processes on the same
+ * file, every statement prepared with bound parameters.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "attest/err.h"
+#include "attest/log.h"
+#include "store_impl.h"
+
+struct sq_store {
+	struct att_store base;
+	sqlite3 *db;
+	pthread_mutex_t lock;
+};
+
+/* Migration N (1-based) brings the schema from version N-1 to N. */
+static const char *const sq_migrations[] = {
+	"CREATE TABLE whitelists (name TEXT NOT NULL, version INTEGER NOT "
+	"NULL, created INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY "
+	"(name, version));"
+	"CREATE TABLE agents (id TEXT PRIMARY KEY, rev INTEGER NOT NULL, "
+	"state TEXT NOT NULL, ek_pub BLOB, ak_pub BLOB, secret BLOB, "
+	"wl_name TEXT NOT NULL DEFAULT '', wl_version INTEGER NOT NULL "
+	"DEFAULT 0, reset_count INTEGER NOT NULL, restart_count INTEGER NOT "
+	"NULL, boot_count INTEGER NOT NULL, enrolled_at INTEGER NOT NULL, "
+	"last_attest INTEGER NOT NULL, replay BLOB, last_result TEXT, "
+	"cert_fpr TEXT NOT NULL DEFAULT '');"
+	"CREATE TABLE history (seq INTEGER PRIMARY KEY AUTOINCREMENT, agent "
+	"TEXT NOT NULL, at INTEGER NOT NULL, state TEXT NOT NULL, result "
+	"TEXT);"
+	"CREATE INDEX history_agent ON history (agent, seq);"
+	"CREATE TABLE nonces (nonce TEXT PRIMARY KEY, agent TEXT NOT NULL, "
+	"expires INTEGER NOT NULL, request TEXT);"
+	"CREATE TABLE tokens (hash TEXT PRIMARY KEY, expires INTEGER NOT "
+	"NULL);",
+};
+
+#define SQ_NMIGRATIONS ((int)(sizeof(sq_migrations) / sizeof(sq_migrations[0])))
+
+_Static_assert(SQ_NMIGRATIONS == ATT_STORE_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+static struct sq_store *sq(struct att_store *s)
+{
+	return (struct sq_store *)s;
+}
+
+static int sq_fail(struct sq_store *q, const char *what)
+{
+	att_err("store: sqlite: %s: %s", what, sqlite3_errmsg(q->db));
+	return ATT_E_DB;
+}
+
+static int sq_prepare(struct sq_store *q, const char *sql, sqlite3_stmt **st)
+{
+	if (sqlite3_prepare_v2(q->db, sql, -1, st, NULL) != SQLITE_OK) {
+		*st = NULL;
+		return sq_fail(q, "prepare");
+	}
+	return 0;
+}
+
+static int sq_exec(struct sq_store *q, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(q->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		att_err("store: sqlite: %s", msg ? msg : "exec failed");
+		sqlite3_free(msg);
+		return ATT_E_DB;
+	}
+	return 0;
+}
+
+/* Runs a statement that returns no rows. */
+static int sq_step_done(struct sq_store *q, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc == SQLITE_CONSTRAINT)
+		return ATT_E_EXISTS;
+	return sq_fail(q, "step");
+}
+
+static int sq_text(sqlite3_stmt *st, int i, const char *s)
+{
+	if (!s)
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+}
+
+static int sq_blob(sqlite3_stmt *st, int i, const void *p, size_t n)
+{
+	if (!p)
+		return sqlite3_bind_null(st, i);
+	return sqlite3_bind_blob64(st, i, p, n, SQLITE_TRANSIENT);
+}
+
+static int sq_dup_blob(sqlite3_stmt *st, int i, uint8_t **out, size_t *len)
+{
+	const void *p = sqlite3_column_blob(st, i);
+	int n = sqlite3_column_bytes(st, i);
+
+	*out = NULL;
+	*len = 0;
+	if (!p || n <= 0)
+		return 0;
+	*out = malloc((size_t)n);
+	if (!*out)
+		return ATT_E_NOMEM;
+	memcpy(*out, p, (size_t)n);
+	*len = (size_t)n;
+	return 0;
+}
+
+static int sq_dup_text(sqlite3_stmt *st, int i, char **out)
+{
+	const unsigned char *p = sqlite3_column_text(st, i);
+
+	*out = NULL;
+	if (!p)
+		return 0;
+	*out = strdup((const char *)p);
+	return *out ? 0 : ATT_E_NOMEM;
+}
+
+static void sq_copy_text(sqlite3_stmt *st, int i, char *dst, size_t cap)
+{
+	const unsigned char *p = sqlite3_column_text(st, i);
+	size_t n = p ? strlen((const char *)p) : 0;
+
+	if (n >= cap)
+		n = cap - 1;
+	if (n)
+		memcpy(dst, p, n);
+	dst[n] = '\0';
+}
+
+static int sq_get_version(struct sq_store *q, int *v)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*v = 0;
+	rc = sq_prepare(q, "SELECT version FROM schema_version", &st);
+	if (rc)
+		return rc;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_DONE) {
+		rc = 0;
+	} else {
+		rc = sq_fail(q, "schema_version");
+	}
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int sq_migrate(struct sq_store *q)
+{
+	sqlite3_stmt *st;
+	int v, rc, i;
+
+	rc = sq_exec(q, "BEGIN IMMEDIATE");
+	if (rc)
+		return rc;
+	rc = sq_exec(q, "CREATE TABLE IF NOT EXISTS schema_version "
+			"(version INTEGER NOT NULL)");
+	if (!rc)
+		rc = sq_get_version(q, &v);
+	if (rc)
+		goto fail;
+	if (v > SQ_NMIGRATIONS) {
+		att_err("store: database schema %d is newer than this "
+			"verifier's (%d)",
+			v, SQ_NMIGRATIONS);
+		rc = ATT_E_UNSUPPORTED;
+		goto fail;
+	}
+	for (i = v; i < SQ_NMIGRATIONS; i++) {
+		rc = sq_exec(q, sq_migrations[i]);
+		if (rc)
+			goto fail;
+		att_info("store: schema migrated to version %d", i + 1);
+	}
+	rc = sq_exec(q, "DELETE FROM schema_version");
+	if (rc)
+		goto fail;
+	rc = sq_prepare(q, "INSERT INTO schema_version (version) VALUES (?1)",
+			&st);
+	if (rc)
+		goto fail;
+	sqlite3_bind_int(st, 1, SQ_NMIGRATIONS);
+	rc = sq_step_done(q, st);
+	sqlite3_finalize(st);
+	if (rc)
+		goto fail;
+	return sq_exec(q, "COMMIT");
+fail:
+	sq_exec(q, "ROLLBACK");
+	return rc;
+}
+
+static void sq_free(struct att_store *s)
+{
+	struct sq_store *q = sq(s);
+
+	sqlite3_close(q->db);
+	pthread_mutex_destroy(&q->lock);
+	free(q);
+}
+
+static int sq_schema_version(struct att_store *s, int *v)
+{
+	struct sq_store *q = sq(s);
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_get_version(q, v);
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_ping(struct att_store *s)
+{
+	int v;
+
+	return sq_schema_version(s, &v);
+}
+
+static int sq_wl_put(struct att_store *s, const char *name, const char *body,
+		     size_t len, int64_t expect, int64_t *version)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	/* One statement: the check and the insert cannot be separated. */
+	rc = sq_prepare(q,
+			"INSERT INTO whitelists (name, version, created, body) "
+			"SELECT ?1, COALESCE(MAX(version), 0) + 1, "
+			"strftime('%s','now'), ?2 FROM whitelists WHERE "
+			"name = ?1 HAVING ?3 < 0 OR COALESCE(MAX(version), 0) "
+			"= ?3 RETURNING version",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, name);
+	sqlite3_bind_text64(st, 2, body, len, SQLITE_TRANSIENT, SQLITE_UTF8);
+	sqlite3_bind_int64(st, 3, expect);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(st, 0);
+		rc = sqlite3_step(st) == SQLITE_DONE
+			     ? 0
+			     : sq_fail(q, "whitelist insert");
+	} else if (rc == SQLITE_DONE) {
+		rc = expect == 0 ? ATT_E_EXISTS : ATT_E_STATE;
+	} else if (rc == SQLITE_CONSTRAINT) {
+		rc = ATT_E_STATE;
+	} else {
+		rc = sq_fail(q, "whitelist insert");
+	}
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_wl_get(struct att_store *s, const char *name, int64_t version,
+		     struct att_store_wl *out)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"SELECT name, version, created, body FROM whitelists "
+			"WHERE name = ?1 AND (?2 = 0 OR version = ?2) ORDER "
+			"BY version DESC LIMIT 1",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, name);
+	sqlite3_bind_int64(st, 2, version);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		sq_copy_text(st, 0, out->name, sizeof(out->name));
+		out->version = sqlite3_column_int64(st, 1);
+		out->created = sqlite3_column_int64(st, 2);
+		rc = sq_dup_text(st, 3, &out->body);
+		if (!rc)
+			out->body_len = (size_t)sqlite3_column_bytes(st, 3);
+	} else if (rc == SQLITE_DONE) {
+		rc = ATT_E_NOT_FOUND;
+	} else {
+		rc = sq_fail(q, "whitelist get");
+	}
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg)
+{
+	struct sq_store *q = sq(s);
+	struct att_store_wl w;
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"SELECT name, MAX(version), MAX(created) FROM "
+			"whitelists GROUP BY name ORDER BY name",
+			&st);
+	if (rc)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&w, 0, sizeof(w));
+		sq_copy_text(st, 0, w.name, sizeof(w.name));
+		w.version = sqlite3_column_int64(st, 1);
+		w.created = sqlite3_column_int64(st, 2);
+		rc = fn(&w, arg);
+		if (rc)
+			break;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = sq_fail(q, "whitelist list");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_wl_delete(struct att_store *s, const char *name)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_exec(q, "BEGIN IMMEDIATE");
+	if (rc)
+		goto out;
+	rc = sq_prepare(q, "SELECT COUNT(*) FROM agents WHERE wl_name = ?1",
+			&st);
+	if (rc)
+		goto fail;
+	sq_text(st, 1, name);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		rc = sq_fail(q, "whitelist delete");
+		goto fail;
+	}
+	if (sqlite3_column_int64(st, 0) > 0) {
+		rc = ATT_E_STATE;
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	rc = sq_prepare(q, "DELETE FROM whitelists WHERE name = ?1", &st);
+	if (rc)
+		goto fail;
+	sq_text(st, 1, name);
+	rc = sq_step_done(q, st);
+	if (rc)
+		goto fail;
+	if (sqlite3_changes(q->db) == 0) {
+		rc = ATT_E_NOT_FOUND;
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	rc = sq_exec(q, "COMMIT");
+	goto out;
+fail:
+	sqlite3_finalize(st);
+	sq_exec(q, "ROLLBACK");
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+#define SQ_AGENT_COLS                                                        \
+	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
+	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
+	"replay, last_result, cert_fpr"
+
+static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
+{
+	int rc;
+
+	att_agent_rec_init(a);
+	sq_copy_text(st, 0, a->id, sizeof(a->id));
+	a->rev = sqlite3_column_int64(st, 1);
+	sq_copy_text(st, 2, a->state, sizeof(a->state));
+	rc = sq_dup_blob(st, 3, &a->ek_pub, &a->ek_pub_len);
+	if (!rc)
+		rc = sq_dup_blob(st, 4, &a->ak_pub, &a->ak_pub_len);
+	if (!rc)
+		rc = sq_dup_blob(st, 5, &a->secret, &a->secret_len);
+	sq_copy_text(st, 6, a->wl_name, sizeof(a->wl_name));
+	a->wl_version = sqlite3_column_int64(st, 7);
+	a->reset_count = sqlite3_column_int64(st, 8);
+	a->restart_count = sqlite3_column_int64(st, 9);
+	a->boot_count = sqlite3_column_int64(st, 10);
+	a->enrolled_at = sqlite3_column_int64(st, 11);
+	a->last_attest = sqlite3_column_int64(st, 12);
+	if (!rc)
+		rc = sq_dup_blob(st, 13, &a->replay, &a->replay_len);
+	if (!rc)
+		rc = sq_dup_text(st, 14, &a->last_result);
+	sq_copy_text(st, 15, a->cert_fpr, sizeof(a->cert_fpr));
+	if (rc)
+		att_agent_rec_release(a);
+	return rc;
+}
+
+/* Binds ?1, ?3.. ?16 in SQ_AGENT_COLS order after id (rev bound by callers). */
+static void sq_bind_agent(sqlite3_stmt *st, const struct att_agent_rec *a)
+{
+	sq_text(st, 1, a->id);
+	sq_text(st, 3, a->state);
+	sq_blob(st, 4, a->ek_pub, a->ek_pub_len);
+	sq_blob(st, 5, a->ak_pub, a->ak_pub_len);
+	sq_blob(st, 6, a->secret, a->secret_len);
+	sq_text(st, 7, a->wl_name);
+	sqlite3_bind_int64(st, 8, a->wl_version);
+	sqlite3_bind_int64(st, 9, a->reset_count);
+	sqlite3_bind_int64(st, 10, a->restart_count);
+	sqlite3_bind_int64(st, 11, a->boot_count);
+	sqlite3_bind_int64(st, 12, a->enrolled_at);
+	sqlite3_bind_int64(st, 13, a->last_attest);
+	sq_blob(st, 14, a->replay, a->replay_len);
+	sq_text(st, 15, a->last_result);
+	sq_text(st, 16, a->cert_fpr);
+}
+
+static int sq_agent_get(struct att_store *s, const char *id,
+			struct att_agent_rec *out)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, "SELECT " SQ_AGENT_COLS " FROM agents WHERE id = ?1",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = sq_read_agent(st, out);
+	else if (rc == SQLITE_DONE)
+		rc = ATT_E_NOT_FOUND;
+	else
+		rc = sq_fail(q, "agent get");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"INSERT INTO agents (" SQ_AGENT_COLS ") VALUES (?1, "
+			"?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+			"?14, ?15, ?16)",
+			&st);
+	if (rc)
+		goto out;
+	sq_bind_agent(st, a);
+	sqlite3_bind_int64(st, 2, 1);
+	rc = sq_step_done(q, st);
+	if (!rc)
+		a->rev = 1;
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"UPDATE agents SET rev = ?2 + 1, state = ?3, ek_pub = "
+			"?4, ak_pub = ?5, secret = ?6, wl_name = ?7, "
+			"wl_version = ?8, reset_count = ?9, restart_count = "
+			"?10, boot_count = ?11, enrolled_at = ?12, "
+			"last_attest = ?13, replay = ?14, last_result = ?15, "
+			"cert_fpr = ?16 "
+			"WHERE id = ?1 AND rev = ?2",
+			&st);
+	if (rc)
+		goto out;
+	sq_bind_agent(st, a);
+	sqlite3_bind_int64(st, 2, a->rev);
+	rc = sq_step_done(q, st);
+	sqlite3_finalize(st);
+	if (rc)
+		goto out;
+	if (sqlite3_changes(q->db) == 1) {
+		a->rev++;
+		goto out;
+	}
+	/* Nothing written: deleted, or another writer moved rev on. */
+	rc = sq_prepare(q, "SELECT rev FROM agents WHERE id = ?1", &st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, a->id);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_ROW	 ? ATT_E_STATE
+	     : rc == SQLITE_DONE ? ATT_E_NOT_FOUND
+				 : sq_fail(q, "agent update");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_agent_delete(struct att_store *s, const char *id)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_exec(q, "BEGIN IMMEDIATE");
+	if (rc)
+		goto out;
+	rc = sq_prepare(q, "DELETE FROM agents WHERE id = ?1", &st);
+	if (rc)
+		goto fail;
+	sq_text(st, 1, id);
+	rc = sq_step_done(q, st);
+	sqlite3_finalize(st);
+	if (!rc && sqlite3_changes(q->db) == 0)
+		rc = ATT_E_NOT_FOUND;
+	if (rc)
+		goto fail;
+	rc = sq_prepare(q, "DELETE FROM history WHERE agent = ?1", &st);
+	if (rc)
+		goto fail;
+	sq_text(st, 1, id);
+	rc = sq_step_done(q, st);
+	sqlite3_finalize(st);
+	if (!rc) {
+		rc = sq_prepare(q, "DELETE FROM nonces WHERE agent = ?1", &st);
+		if (!rc) {
+			sq_text(st, 1, id);
+			rc = sq_step_done(q, st);
+			sqlite3_finalize(st);
+		}
+	}
+	if (rc)
+		goto fail;
+	rc = sq_exec(q, "COMMIT");
+	goto out;
+fail:
+	sq_exec(q, "ROLLBACK");
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
+{
+	struct sq_store *q = sq(s);
+	struct att_agent_rec a;
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, "SELECT " SQ_AGENT_COLS " FROM agents ORDER BY id",
+			&st);
+	if (rc)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = sq_read_agent(st, &a);
+		if (rc)
+			break;
+		rc = fn(&a, arg);
+		att_agent_rec_release(&a);
+		if (rc)
+			break;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = sq_fail(q, "agent list");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_history_add(struct att_store *s, const char *id, int64_t at,
+			  const char *state, const char *result_json)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"INSERT INTO history (agent, at, state, result) "
+			"VALUES (?1, ?2, ?3, ?4)",
+			&st);
+	if (!rc) {
+		sq_text(st, 1, id);
+		sqlite3_bind_int64(st, 2, at);
+		sq_text(st, 3, state);
+		sq_text(st, 4, result_json);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_history_list(struct att_store *s, const char *id, int limit,
+			   att_store_hist_fn fn, void *arg)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"SELECT at, state, result FROM history WHERE agent = "
+			"?1 ORDER BY seq DESC LIMIT ?2",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, id);
+	sqlite3_bind_int(st, 2, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = fn(sqlite3_column_int64(st, 0),
+			(const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2), arg);
+		if (rc)
+			break;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = sq_fail(q, "history list");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_nonce_put(struct att_store *s, const char *nonce_hex,
+			const char *agent_id, int64_t expires,
+			const char *request_json)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"INSERT INTO nonces (nonce, agent, expires, request) "
+			"VALUES (?1, ?2, ?3, ?4)",
+			&st);
+	if (!rc) {
+		sq_text(st, 1, nonce_hex);
+		sq_text(st, 2, agent_id);
+		sqlite3_bind_int64(st, 3, expires);
+		sq_text(st, 4, request_json);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_nonce_take(struct att_store *s, const char *nonce_hex,
+			 const char *agent_id, int64_t now, char **req)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	/* One statement: deleting is what makes the nonce single use. */
+	rc = sq_prepare(q,
+			"DELETE FROM nonces WHERE nonce = ?1 RETURNING agent, "
+			"expires, request",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, nonce_hex);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *agent = (const char *)sqlite3_column_text(st, 0);
+
+		if (!agent || strcmp(agent, agent_id))
+			rc = ATT_E_AUTH;
+		else if (sqlite3_column_int64(st, 1) < now)
+			rc = ATT_E_TIMEOUT;
+		else
+			rc = req ? sq_dup_text(st, 2, req) : 0;
+		if (sqlite3_step(st) != SQLITE_DONE && !rc)
+			rc = sq_fail(q, "nonce take");
+	} else if (rc == SQLITE_DONE) {
+		rc = ATT_E_NOT_FOUND;
+	} else {
+		rc = sq_fail(q, "nonce take");
+	}
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_delete_before(struct att_store *s, const char *sql, int64_t now)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, sql, &st);
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, now);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_nonce_gc(struct att_store *s, int64_t now)
+{
+	return sq_delete_before(s, "DELETE FROM nonces WHERE expires < ?1",
+				now);
+}
+
+static int sq_token_put(struct att_store *s, const char *hash_hex,
+			int64_t expires)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, "INSERT INTO tokens (hash, expires) VALUES (?1, ?2)",
+			&st);
+	if (!rc) {
+		sq_text(st, 1, hash_hex);
+		sqlite3_bind_int64(st, 2, expires);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_token_take(struct att_store *s, const char *hash_hex, int64_t now)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"DELETE FROM tokens WHERE hash = ?1 RETURNING "
+			"expires",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, hash_hex);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		rc = sqlite3_column_int64(st, 0) < now ? ATT_E_TIMEOUT : 0;
+		if (sqlite3_step(st) != SQLITE_DONE && !rc)
+			rc = sq_fail(q, "token take");
+	} else if (rc == SQLITE_DONE) {
+		rc = ATT_E_NOT_FOUND;
+	} else {
+		rc = sq_fail(q, "token take");
+	}
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static const struct att_store_ops sq_ops = {
+	.name = "sqlite",
+	.free = sq_free,
+	.schema_version = sq_schema_version,
+	.ping = sq_ping,
+	.wl_put = sq_wl_put,
+	.wl_get = sq_wl_get,
+	.wl_list = sq_wl_list,
+	.wl_delete = sq_wl_delete,
+	.agent_get = sq_agent_get,
+	.agent_insert = sq_agent_insert,
+	.agent_update = sq_agent_update,
+	.agent_delete = sq_agent_delete,
+	.agent_list = sq_agent_list,
+	.history_add = sq_history_add,
+	.history_list = sq_history_list,
+	.nonce_put = sq_nonce_put,
+	.nonce_take = sq_nonce_take,
+	.nonce_gc = sq_nonce_gc,
+	.token_put = sq_token_put,
+	.token_take = sq_token_take,
+};
+
+int att_store_sqlite_open(const char *path, struct att_store **out)
+{
+	struct sq_store *q;
+	int rc;
+
+	*out = NULL;
+	q = calloc(1, sizeof(*q));
+	if (!q)
+		return ATT_E_NOMEM;
+	q->base.ops = &sq_ops;
+	pthread_mutex_init(&q->lock, NULL);
+	if (sqlite3_open_v2(path, &q->db,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				    SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		att_err("store: cannot open %s: %s", path,
+			q->db ? sqlite3_errmsg(q->db) : "out of memory");
+		sq_free(&q->base);
+		return ATT_E_DB;
+	}
+	sqlite3_extended_result_codes(q->db, 0);
+	sqlite3_busy_timeout(q->db, 10000);
+	rc = sq_exec(q, "PRAGMA journal_mode=WAL");
+	if (!rc)
+		rc = sq_exec(q, "PRAGMA synchronous=FULL");
+	if (!rc)
+		rc = sq_exec(q, "PRAGMA foreign_keys=ON");
+	if (!rc)
+		rc = sq_migrate(q);
+	if (rc) {
+		sq_free(&q->base);
+		return rc;
+	}
+	*out = &q->base;
+	return 0;
+}

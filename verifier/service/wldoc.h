@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * wldoc.h - how a whitelist is kept in storage: a small JSON wrapper
+ * {"format": "json", "whitelist": {...}} or {"format": "legacy",
+ * "legacy": "...", "excludes": "..."}, loaded with libattest's loaders.
+ */
+#ifndef ATTEST_VERIFIER_WLDOC_H
+#define ATTEST_VERIFIER_WLDOC_H
+
+#include <stddef.h>
+
+struct att_wl;
+struct json_object;
+
+/*
+ * Builds the stored form from a request object holding "whitelist"
+ * (object) or "legacy" (string) and optional "excludes" (string), and
+ * compiles it to prove it loads. err names what is wrong.
+ */
+int ver_wldoc_from_request(struct json_object *req, char **stored,
+			   size_t *stored_len, struct att_wl **wl, char *err,
+			   size_t errlen);
+/* Compiles a stored document. */
+int ver_wldoc_load(const char *stored, size_t len, struct att_wl **wl,
+		   char *err, size_t errlen);
+/* The stored document as a JSON object for GET (new reference). */
+int ver_wldoc_to_json(const char *stored, size_t len, struct json_object **out);
+
+#endif
