@@ -1,7 +1,7 @@
 # agent: the TPM layer (agent/tpm.c, tpm2-tss ESAPI). The attest-agent
 # daemon comes with a later issue; until then the TPM layer is linked into
 # the tests that drive it against swtpm (tests/integration/test_tpm_*.c).
-AGENT_TPM_OBJS := $(B)/obj/agent/tpm.o
+AGENT_TPM_OBJS := $(B)/obj/agent/tpm.o $(B)/obj/agent/logsrc.o
 AGENT_TSS_LIBS := $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc tss2-mu)
 
 # The TPM integration tests: agent objects, the test support library and
@@ -13,3 +13,9 @@ AGENT_TESTLIB_OBJS := $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(wildcard $(SRC)/tests
 $(AGENT_TPM_TESTS): $(AGENT_TPM_OBJS) $(AGENT_TESTLIB_OBJS)
 $(AGENT_TPM_TESTS): PKG_LIBS += $(AGENT_TSS_LIBS) $(shell pkg-config --libs cmocka)
 $(B)/obj/tests/integration/test_tpm_%.o: ALL_CFLAGS += -I$(SRC)/agent
+
+# Unit tests of agent parts that need no TPM (tests/unit/test_agent_*.c).
+AGENT_UNIT_TESTS := $(patsubst $(SRC)/tests/unit/%.c,$(B)/tests/unit/%,\
+	$(wildcard $(SRC)/tests/unit/test_agent_*.c))
+$(AGENT_UNIT_TESTS): $(B)/obj/agent/logsrc.o
+$(B)/obj/tests/unit/test_agent_%.o: ALL_CFLAGS += -I$(SRC)/agent
