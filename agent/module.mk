@@ -17,5 +17,5 @@ $(B)/obj/tests/integration/test_tpm_%.o: ALL_CFLAGS += -I$(SRC)/agent
 # Unit tests of agent parts that need no TPM (tests/unit/test_agent_*.c).
 AGENT_UNIT_TESTS := $(patsubst $(SRC)/tests/unit/%.c,$(B)/tests/unit/%,\
 	$(wildcard $(SRC)/tests/unit/test_agent_*.c))
-$(AGENT_UNIT_TESTS): $(B)/obj/agent/logsrc.o $(B)/obj/agent/config.o
+$(AGENT_UNIT_TESTS): $(B)/obj/agent/logsrc.o $(B)/obj/agent/config.o $(B)/obj/agent/privdrop.o
 $(B)/obj/tests/unit/test_agent_%.o: ALL_CFLAGS += -I$(SRC)/agent
