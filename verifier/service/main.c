@@ -10,6 +10,8 @@
 #include "attest/buf.h"
 #include "attest/err.h"
 #include "attest/log.h"
+#include "attest/tpm_ek.h"
+#include "ca.h"
 #include "config.h"
 #include "metrics.h"
 #include "server.h"
@@ -194,6 +196,17 @@ int main(int argc, char **argv)
 	rc = ver_auth_new(cfg.admin_ca, cfg.agent_ca, &ctx.auth);
 	if (!rc)
 		rc = ver_metrics_new(&ctx.metrics);
+	if (!rc && cfg.ek_ca_dir[0]) {
+		rc = att_ek_ca_load(cfg.ek_ca_dir, &ctx.ek_ca);
+		if (rc)
+			att_err("cannot load EK CAs from %s: %s", cfg.ek_ca_dir,
+				att_strerror(rc));
+	}
+	if (!rc && cfg.agent_ca_key[0])
+		rc = ver_ca_load(cfg.agent_ca, cfg.agent_ca_key, &ctx.agent_ca);
+	if (!rc && (!ctx.ek_ca || !ctx.agent_ca))
+		att_warn("enrollment disabled (needs ek_ca_dir and "
+			 "agent_ca_key)");
 	if (!rc)
 		rc = ver_server_start(&ctx, &srv);
 	if (rc)
@@ -221,6 +234,8 @@ out:
 	if (srv)
 		ver_server_drain_stop(srv, 0);
 	ver_metrics_free(ctx.metrics);
+	ver_ca_free(ctx.agent_ca);
+	att_ek_ca_free(ctx.ek_ca);
 	ver_auth_free(ctx.auth);
 	att_store_free(ctx.store);
 	return status;

@@ -4,10 +4,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/json.h"
 #include "attest/log.h"
@@ -196,5 +198,54 @@ int ver_deleted(struct ver_resp *rs, const char *what)
 	json_object_object_add(o, "deleted", json_object_new_string(what));
 	ver_json_reply(rs, 200, o);
 	json_object_put(o);
+	return 0;
+}
+
+int ver_field_b64(struct ver_resp *rs, struct json_object *o, const char *name,
+		  int required, size_t max, uint8_t **out, size_t *len)
+{
+	const char *s;
+	size_t n;
+
+	*out = NULL;
+	*len = 0;
+	if (ver_field_str(rs, o, name, required, &s))
+		return ATT_E_FORMAT;
+	if (!s)
+		return 0;
+	n = strlen(s);
+	if (n / 4 * 3 > max + 2) {
+		ver_error(rs, 400, "too_large", "field '%s' is over %zu bytes",
+			  name, max);
+		return ATT_E_TOO_BIG;
+	}
+	*out = malloc(n / 4 * 3 + 3);
+	if (!*out) {
+		ver_error(rs, 503, "unavailable", "out of memory");
+		return ATT_E_NOMEM;
+	}
+	if (att_b64_decode(s, n, *out, max, len) || *len == 0) {
+		free(*out);
+		*out = NULL;
+		*len = 0;
+		ver_error(rs, 400, "bad_base64",
+			  "field '%s' must be non-empty standard base64 "
+			  "(padded, no white space) of at most %zu bytes",
+			  name, max);
+		return ATT_E_FORMAT;
+	}
+	return 0;
+}
+
+int ver_add_b64(struct json_object *o, const char *name, const uint8_t *p,
+		size_t n)
+{
+	char *s = malloc(att_b64_enclen(n) + 1);
+
+	if (!s)
+		return ATT_E_NOMEM;
+	att_b64_encode(p, n, s);
+	json_object_object_add(o, name, json_object_new_string(s));
+	free(s);
 	return 0;
 }

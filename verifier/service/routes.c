@@ -89,6 +89,11 @@ int ver_route(struct ver_req *rq, struct ver_resp *rs)
 	if (!strcmp(segs[0], "whitelists"))
 		return ver_api_whitelists(rq, rs, n > 1 ? segs[1] : NULL,
 					  n > 2 ? segs[2] : NULL);
+	if (!strcmp(segs[0], "enroll") && n <= 2)
+		return ver_api_enroll(rq, rs, n > 1 ? segs[1] : NULL);
+	if (!strcmp(segs[0], "enrollment") && n == 2 &&
+	    !strcmp(segs[1], "tokens"))
+		return ver_api_tokens(rq, rs);
 	if (!strcmp(segs[0], "agents"))
 		return ver_api_agents(rq, rs, n > 1 ? segs[1] : NULL,
 				      n > 2 ? segs[2] : NULL);

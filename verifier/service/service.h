@@ -20,12 +20,17 @@ struct MHD_Connection;
 struct ver_metrics;
 struct ver_wlcache;
 
+struct att_ek_ca;
+struct ver_ca;
+
 struct ver_ctx {
 	const struct ver_config *cfg;
 	struct att_store *store;
 	struct ver_auth *auth;
 	struct ver_metrics *metrics;
 	struct ver_wlcache *wlc;
+	struct att_ek_ca *ek_ca; /* NULL: enrollment not configured */
+	struct ver_ca *agent_ca; /* NULL: enrollment not configured */
 };
 
 struct ver_req {
@@ -70,6 +75,12 @@ int ver_field_str(struct ver_resp *rs, struct json_object *o, const char *name,
 		  int required, const char **out);
 int ver_field_int(struct ver_resp *rs, struct json_object *o, const char *name,
 		  int required, int64_t min, int64_t max, int64_t *out);
+/* A base64 string field decoded into a malloc'd buffer of at most max. */
+int ver_field_b64(struct ver_resp *rs, struct json_object *o, const char *name,
+		  int required, size_t max, uint8_t **out, size_t *len);
+/* Adds name: base64(p, n) to o. */
+int ver_add_b64(struct json_object *o, const char *name, const uint8_t *p,
+		size_t n);
 /* Refuses fields not in the NULL-terminated list. */
 int ver_fields_only(struct ver_resp *rs, struct json_object *o,
 		    const char *const *allowed);
@@ -88,5 +99,7 @@ int ver_api_whitelists(struct ver_req *rq, struct ver_resp *rs,
 int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
 		   const char *sub);
 int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_enroll(struct ver_req *rq, struct ver_resp *rs, const char *sub);
+int ver_api_tokens(struct ver_req *rq, struct ver_resp *rs);
 
 #endif
