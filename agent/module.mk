@@ -19,3 +19,13 @@ AGENT_UNIT_TESTS := $(patsubst $(SRC)/tests/unit/%.c,$(B)/tests/unit/%,\
 	$(wildcard $(SRC)/tests/unit/test_agent_*.c))
 $(AGENT_UNIT_TESTS): $(B)/obj/agent/logsrc.o $(B)/obj/agent/config.o $(B)/obj/agent/privdrop.o
 $(B)/obj/tests/unit/test_agent_%.o: ALL_CFLAGS += -I$(SRC)/agent
+
+# Integration tests of the agent (tests/integration/test_agent_*.c): the
+# agent's objects, libcurl and the TSS.
+AGENT_OBJS := $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(wildcard $(SRC)/agent/*.c))
+AGENT_LIBS := $(shell pkg-config --libs libcurl libsystemd tss2-esys tss2-tctildr tss2-rc tss2-mu)
+AGENT_INTEG_TESTS := $(patsubst $(SRC)/tests/integration/%.c,$(B)/tests/integration/%,\
+	$(wildcard $(SRC)/tests/integration/test_agent_*.c))
+$(AGENT_INTEG_TESTS): $(filter-out $(B)/obj/agent/main.o,$(AGENT_OBJS))
+$(AGENT_INTEG_TESTS): PKG_LIBS += $(AGENT_LIBS)
+$(B)/obj/tests/integration/test_agent_%.o: ALL_CFLAGS += -I$(SRC)/agent
