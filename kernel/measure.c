@@ -45,62 +45,54 @@ static struct crypto_shash *slim_file_tfm;
 
 /* ---- per-task recursion guard ---------------------------------------- */
 
-#define SLIM_GUARD_SLOTS 64
-static DEFINE_SPINLOCK(slim_guard_lock);
-static struct task_struct *slim_guard_tasks[SLIM_GUARD_SLOTS];
-static atomic_t slim_guard_used = ATOMIC_INIT(0);
-
 /*
  * While a task hashes a file it may open or read files itself; those
- * accesses must not re-enter the hooks. Returns false when no slot is
- * free (the caller then skips its own nested work).
+ * accesses must not re-enter the hooks. A task running its work is in this
+ * table; the entry lives on the work's stack, so there is no limit and
+ * nothing to allocate.
  */
-static bool slim_guard_enter(void)
+struct slim_guard {
+	struct hlist_node node;
+	const struct task_struct *task;
+};
+
+#define SLIM_GUARD_BITS 6
+static DEFINE_HASHTABLE(slim_guard_ht, SLIM_GUARD_BITS);
+static DEFINE_SPINLOCK(slim_guard_lock);
+static atomic_t slim_guard_used = ATOMIC_INIT(0);
+
+static void slim_guard_enter(struct slim_guard *g)
 {
 	unsigned long flags;
-	bool ok = false;
-	int i;
 
+	g->task = current;
 	spin_lock_irqsave(&slim_guard_lock, flags);
-	for (i = 0; i < SLIM_GUARD_SLOTS; i++) {
-		if (!slim_guard_tasks[i]) {
-			slim_guard_tasks[i] = current;
-			atomic_inc(&slim_guard_used);
-			ok = true;
-			break;
-		}
-	}
+	hash_add(slim_guard_ht, &g->node, (unsigned long)current);
+	atomic_inc(&slim_guard_used);
 	spin_unlock_irqrestore(&slim_guard_lock, flags);
-	return ok;
 }
 
-static void slim_guard_exit(void)
+static void slim_guard_exit(struct slim_guard *g)
 {
 	unsigned long flags;
-	int i;
 
 	spin_lock_irqsave(&slim_guard_lock, flags);
-	for (i = 0; i < SLIM_GUARD_SLOTS; i++) {
-		if (slim_guard_tasks[i] == current) {
-			slim_guard_tasks[i] = NULL;
-			atomic_dec(&slim_guard_used);
-			break;
-		}
-	}
+	hash_del(&g->node);
+	atomic_dec(&slim_guard_used);
 	spin_unlock_irqrestore(&slim_guard_lock, flags);
 }
 
 bool slim_guard_active(void)
 {
+	struct slim_guard *g;
 	unsigned long flags;
 	bool found = false;
-	int i;
 
 	if (!atomic_read(&slim_guard_used))
 		return false;
 	spin_lock_irqsave(&slim_guard_lock, flags);
-	for (i = 0; i < SLIM_GUARD_SLOTS; i++) {
-		if (slim_guard_tasks[i] == current) {
+	hash_for_each_possible(slim_guard_ht, g, node, (unsigned long)current) {
+		if (g->task == current) {
 			found = true;
 			break;
 		}
@@ -384,6 +376,7 @@ static void slim_work_done(void)
 static void slim_twork(struct callback_head *cb)
 {
 	struct slim_work *w = container_of(cb, struct slim_work, cb);
+	struct slim_guard guard;
 	int missed;
 
 	/*
@@ -393,12 +386,13 @@ static void slim_twork(struct callback_head *cb)
 	 */
 	if (!(w->file->f_mode & FMODE_OPENED) || !w->file->f_inode)
 		goto out;
-	if (slim_is_active() && slim_guard_enter()) {
+	if (slim_is_active()) {
+		slim_guard_enter(&guard);
 		missed = atomic_xchg(&slim_missed, 0);
 		while (missed-- > 0)
 			slim_list_add_violation("slim_missed");
 		slim_process(w);
-		slim_guard_exit();
+		slim_guard_exit(&guard);
 	}
 out:
 	fput(w->file);

@@ -108,6 +108,28 @@ scn_denied_open() {
 	expect_new_entry "$c0" /root/denied
 }
 
+# a FILE_CHECK rule on write-only opens: the module cannot read through
+# the task's file and opens it again for reading (its own open must not be
+# measured again); the file is measured as it is when open() returns:
+# truncated, empty
+scn_file_write_only() {
+	cat $K/policy >/tmp/policy.keep
+	printf 'dont_measure fsmagic=0x73636673\nmeasure func=FILE_CHECK mask=MAY_WRITE uid=0\n' >$K/policy ||
+		{ fail "cannot set a write-only FILE_CHECK policy"; return 1; }
+	echo "old content" >/tmp/wo.txt && mv /tmp/wo.txt /root/wo
+	c0=$(count)
+	printf 'new' >/root/wo
+	c1=$(count)
+	last=$(last_entry)
+	cat /tmp/policy.keep >$K/policy || { fail "cannot restore the policy"; return 1; }
+	[ "$c1" = $((c0 + 1)) ] || { fail "count $c0 -> $c1, expected +1"; return 1; }
+	empty=e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+	case "$last" in
+	*" sha256:$empty /root/wo") ;;
+	*) fail "last entry: $last"; return 1 ;;
+	esac
+}
+
 scn_dump_clean() {
 	dump clean
 }
@@ -253,7 +275,7 @@ scn_lock_refuses_removal() {
 	expect_new_entry "$c0" /root/p5/true
 }
 
-for s in load exec_once exec_again exec_modified file_read_root mmap_exec denied_open dump_clean \
+for s in load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only dump_clean \
 	policy_malformed policy_replace violation_open_writers \
 	violation_tomtou dump_violations unload reload_gap \
 	unload_under_load lock_refuses_removal; do
