@@ -111,15 +111,15 @@ static int parse_log(struct agent_config *c, const char *v, char *err,
 	rc = ATT_OK;
 	goto out;
 bad:
-	snprintf(err, errlen, "log: expected NAME:/PATH:PCR[:BANK], got '%.80s'",
-		 v);
+	snprintf(err, errlen,
+		 "log: expected NAME:/PATH:PCR[:BANK], got '%.80s'", v);
 out:
 	free(copy);
 	return rc;
 }
 
-int agent_config_set(struct agent_config *c, const char *key,
-		     const char *value, char *err, size_t errlen)
+int agent_config_set(struct agent_config *c, const char *key, const char *value,
+		     char *err, size_t errlen)
 {
 	int rc;
 
@@ -131,8 +131,9 @@ int agent_config_set(struct agent_config *c, const char *key,
 		}
 		if (strncmp(value, "https://", 8) || !value[8]) {
 			/* No plaintext fallback, ever. */
-			snprintf(err, errlen, "verifier: must be an https:// "
-					      "URL, got '%.80s'",
+			snprintf(err, errlen,
+				 "verifier: must be an https:// "
+				 "URL, got '%.80s'",
 				 value);
 			return ATT_E_FORMAT;
 		}
@@ -146,8 +147,9 @@ int agent_config_set(struct agent_config *c, const char *key,
 	if (!strcmp(key, "ak_handle")) {
 		if (parse_u32(value, 0xffffffffUL, &c->ak_handle) ||
 		    (c->ak_handle >> 24) != 0x81) {
-			snprintf(err, errlen, "ak_handle: must be a persistent "
-					      "handle 0x81xxxxxx");
+			snprintf(err, errlen,
+				 "ak_handle: must be a persistent "
+				 "handle 0x81xxxxxx");
 			return ATT_E_FORMAT;
 		}
 		return ATT_OK;
@@ -269,19 +271,19 @@ int agent_config_finish(struct agent_config *c, char *err, size_t errlen)
 		return ATT_E_INVAL;
 	}
 	if (!c->ca) {
-		snprintf(err, errlen, "no verifier CA (ca = FILE) configured: "
-				      "the agent pins it");
+		snprintf(err, errlen,
+			 "no verifier CA (ca = FILE) configured: "
+			 "the agent pins it");
 		return ATT_E_INVAL;
 	}
 	if (!c->nlogs) {
-		rc = agent_config_set(c, "log",
-				      "ima:" AGENT_LOG_IMA_PATH ":10", err,
-				      errlen);
+		rc = agent_config_set(c, "log", "ima:" AGENT_LOG_IMA_PATH ":10",
+				      err, errlen);
 		if (rc)
 			return rc;
 	}
-	if (!c->state_dir && (rc = set_str(&c->state_dir,
-					   "/var/lib/attest-agent")))
+	if (!c->state_dir &&
+	    (rc = set_str(&c->state_dir, "/var/lib/attest-agent")))
 		return rc;
 	if (!c->agent_id) {
 		if (gethostname(host, sizeof(host)) < 0)

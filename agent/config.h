@@ -26,7 +26,7 @@
 #include "attest/digest.h"
 
 #define AGENT_MAX_VERIFIERS 8
-#define AGENT_MAX_LOGS 8
+#define AGENT_MAX_LOGS	    8
 
 struct agent_log_conf {
 	char *name;
@@ -56,8 +56,8 @@ void agent_config_init(struct agent_config *c);
 void agent_config_release(struct agent_config *c);
 
 /* Applies one "key = value" (also used for flags). */
-int agent_config_set(struct agent_config *c, const char *key,
-		     const char *value, char *err, size_t errlen);
+int agent_config_set(struct agent_config *c, const char *key, const char *value,
+		     char *err, size_t errlen);
 /* Parses a whole file's text; err names the line. */
 int agent_config_parse(struct agent_config *c, const char *text, size_t len,
 		       char *err, size_t errlen);

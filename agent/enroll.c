@@ -33,8 +33,8 @@ int agent_identity_paths(const struct agent_config *c,
 	if ((size_t)snprintf(id->key_path, sizeof(id->key_path), "%s/agent.key",
 			     c->state_dir) >= sizeof(id->key_path) ||
 	    (size_t)snprintf(id->cert_path, sizeof(id->cert_path),
-			     "%s/agent.pem", c->state_dir) >=
-		    sizeof(id->cert_path) ||
+			     "%s/agent.pem",
+			     c->state_dir) >= sizeof(id->cert_path) ||
 	    (size_t)snprintf(id->id_path, sizeof(id->id_path), "%s/agent.id",
 			     c->state_dir) >= sizeof(id->id_path))
 		return ATT_E_TOO_BIG;
@@ -97,7 +97,7 @@ static int read_token(const char *path, char *out, size_t cap)
 static int post(struct agent_http *h, const char *path, struct json_object *o,
 		struct json_object **reply)
 {
-	struct agent_http_resp r = { 0 };
+	struct agent_http_resp r = {0};
 	const char *body = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char err[200];
@@ -213,8 +213,8 @@ static int challenge(const struct agent_config *c, struct agent_tpm *tpm,
 	}
 	if (!rc)
 		rc = agent_tpm_ak_ensure(tpm,
-					 c->ek_ecc ? AGENT_AK_ECC_ECDSA :
-						     AGENT_AK_RSA_RSASSA,
+					 c->ek_ecc ? AGENT_AK_ECC_ECDSA
+						   : AGENT_AK_RSA_RSASSA,
 					 ek, c->ak_handle, &created);
 	if (!rc)
 		rc = agent_tpm_ak_public(tpm, &akpub);
@@ -232,7 +232,8 @@ static int challenge(const struct agent_config *c, struct agent_tpm *tpm,
 	json_object_object_add(o, "token", json_object_new_string(token));
 	json_object_object_add(o, "ek_public", json_object_new_string(e));
 	if (ce)
-		json_object_object_add(o, "ek_cert", json_object_new_string(ce));
+		json_object_object_add(o, "ek_cert",
+				       json_object_new_string(ce));
 	json_object_object_add(o, "ak_public", json_object_new_string(a));
 	att_info("enroll: %s: %s AK at 0x%08x, asking for a credential",
 		 c->agent_id, created ? "new" : "existing", c->ak_handle);

@@ -140,16 +140,14 @@ static int one_try(struct agent_http *h, size_t which, const char *method,
 	curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
-	curl_easy_setopt(c, CURLOPT_SSLVERSION,
-			 (long)CURL_SSLVERSION_TLSv1_2);
+	curl_easy_setopt(c, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
 	if (h->cert) {
 		curl_easy_setopt(c, CURLOPT_SSLCERT, h->cert);
 		curl_easy_setopt(c, CURLOPT_SSLKEY, h->key);
 	}
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, h->timeout);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, h->timeout < 10 ?
-							    h->timeout :
-							    10L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT,
+			 h->timeout < 10 ? h->timeout : 10L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &resp->body);

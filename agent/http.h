@@ -17,9 +17,9 @@
 struct agent_http;
 
 struct agent_http_resp {
-	long status;		/* HTTP status; 0 when no response */
-	struct att_buf body;	/* capped at AGENT_HTTP_MAX_BODY */
-	const char *url;	/* the verifier that answered */
+	long status;	     /* HTTP status; 0 when no response */
+	struct att_buf body; /* capped at AGENT_HTTP_MAX_BODY */
+	const char *url;     /* the verifier that answered */
 };
 
 /*

@@ -30,8 +30,8 @@ int agent_log_open(const char *name, const char *path, uint32_t pcr,
 	l->tdigest_alg = tdigest_alg;
 	l->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (!l->name || !l->path || l->fd < 0) {
-		int rc = l->fd < 0 && l->name && l->path ? ATT_E_IO :
-							    ATT_E_NOMEM;
+		int rc = l->fd < 0 && l->name && l->path ? ATT_E_IO
+							 : ATT_E_NOMEM;
 
 		if (rc == ATT_E_IO)
 			att_err("log %s: cannot open %s: %s", name, path,

@@ -32,15 +32,15 @@ struct agent_log_ckpt {
 };
 
 struct agent_log {
-	char *name;		/* "ima", "slim", or the configured name */
+	char *name; /* "ima", "slim", or the configured name */
 	char *path;
 	uint32_t pcr;
 	enum att_hash tdigest_alg;
 	int fd;
 	struct agent_log_ckpt *ckpt; /* ascending index */
 	size_t nckpt, cap;
-	uint64_t seen_index;	/* furthest entry start known: index, */
-	uint64_t seen_offset;	/* and its byte offset */
+	uint64_t seen_index;  /* furthest entry start known: index, */
+	uint64_t seen_offset; /* and its byte offset */
 };
 
 /* Opens path; the descriptor stays open for the agent's life. */

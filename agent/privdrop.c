@@ -27,8 +27,8 @@ int agent_drop_privileges(const char *user)
 	errno = 0;
 	pw = getpwnam(user);
 	if (!pw) {
-		att_err("user %s: %s", user, errno ? strerror(errno) :
-						     "no such user");
+		att_err("user %s: %s", user,
+			errno ? strerror(errno) : "no such user");
 		return ATT_E_NOT_FOUND;
 	}
 	if (geteuid() != 0) {
@@ -41,8 +41,8 @@ int agent_drop_privileges(const char *user)
 		att_err("user %s is root: refusing to run privileged", user);
 		return ATT_E_INVAL;
 	}
-	if (setgroups(0, NULL) < 0 || setresgid(pw->pw_gid, pw->pw_gid,
-						pw->pw_gid) < 0 ||
+	if (setgroups(0, NULL) < 0 ||
+	    setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0 ||
 	    setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0) {
 		att_err("dropping to %s: %s", user, strerror(errno));
 		return ATT_E_AUTH;

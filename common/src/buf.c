@@ -82,23 +82,23 @@ int att_buf_append_u8(struct att_buf *b, uint8_t v)
 
 int att_buf_append_u16be(struct att_buf *b, uint16_t v)
 {
-	uint8_t t[2] = { (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t t[2] = {(uint8_t)(v >> 8), (uint8_t)v};
 
 	return att_buf_append(b, t, 2);
 }
 
 int att_buf_append_u32le(struct att_buf *b, uint32_t v)
 {
-	uint8_t t[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
-			 (uint8_t)(v >> 24) };
+	uint8_t t[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
+			(uint8_t)(v >> 24)};
 
 	return att_buf_append(b, t, 4);
 }
 
 int att_buf_append_u32be(struct att_buf *b, uint32_t v)
 {
-	uint8_t t[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16),
-			 (uint8_t)(v >> 8), (uint8_t)v };
+	uint8_t t[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16),
+			(uint8_t)(v >> 8), (uint8_t)v};
 
 	return att_buf_append(b, t, 4);
 }

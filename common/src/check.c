@@ -145,7 +145,7 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 		}
 		res->entries++;
 		if (!(mask & (1u << e.pcr))) {
-			j = (struct att_judgement){ .verdict = ATT_V_WRONG_PCR };
+			j = (struct att_judgement){.verdict = ATT_V_WRONG_PCR};
 			snprintf(j.detail, sizeof(j.detail), "PCR %u", e.pcr);
 		} else {
 			rc = att_replay_extend(rp, &e, &ok);
@@ -155,13 +155,12 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 			}
 			if (!ok) {
 				j = (struct att_judgement){
-					.verdict = ATT_V_BAD_TEMPLATE_HASH
-				};
+					.verdict = ATT_V_BAD_TEMPLATE_HASH};
 			} else {
-				rc = is_boot_aggregate(&e) ?
-					     judge_boot_aggregate(&e, o->quoted,
-								  &j) :
-					     0;
+				rc = is_boot_aggregate(&e)
+					     ? judge_boot_aggregate(
+						       &e, o->quoted, &j)
+					     : 0;
 				if (rc < 0) {
 					set_error(res, rc, "boot_aggregate");
 					return rc;
@@ -170,8 +169,7 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 					att_wl_judge(wl, &e, &j);
 				} else if (!rc) {
 					j = (struct att_judgement){
-						.verdict = ATT_V_UNCHECKED
-					};
+						.verdict = ATT_V_UNCHECKED};
 				}
 			}
 		}
@@ -211,7 +209,7 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 	if (o->quoted && !matched)
 		res->status = ATT_CHECK_UNTRUSTED;
 	else
-		res->status = res->failures_total ? ATT_CHECK_UNTRUSTED :
-						    ATT_CHECK_TRUSTED;
+		res->status = res->failures_total ? ATT_CHECK_UNTRUSTED
+						  : ATT_CHECK_TRUSTED;
 	return ATT_OK;
 }

@@ -35,8 +35,8 @@ static int hex_val(char c)
 	return hex_table[(unsigned char)c] - 1;
 }
 
-int att_hex_decode(const char *hex, size_t hexlen, uint8_t *out,
-		   size_t outmax, size_t *outlen)
+int att_hex_decode(const char *hex, size_t hexlen, uint8_t *out, size_t outmax,
+		   size_t *outlen)
 {
 	size_t i;
 
@@ -68,8 +68,8 @@ void att_b64_encode(const uint8_t *p, size_t n, char *out)
 	size_t i, o = 0;
 
 	for (i = 0; i + 2 < n; i += 3) {
-		uint32_t v = ((uint32_t)p[i] << 16) | ((uint32_t)p[i + 1] << 8) |
-			     p[i + 2];
+		uint32_t v = ((uint32_t)p[i] << 16) |
+			     ((uint32_t)p[i + 1] << 8) | p[i + 2];
 
 		out[o++] = b64_chars[(v >> 18) & 63];
 		out[o++] = b64_chars[(v >> 12) & 63];
@@ -157,8 +157,8 @@ int att_escape_bytes(const uint8_t *p, size_t n, struct att_buf *out)
 		if (c == '\\') {
 			rc = att_buf_append(out, "\\\\", 2);
 		} else if (c < 0x20 || c > 0x7e) {
-			char t[4] = { '\\', 'x', hex_digits[c >> 4],
-				      hex_digits[c & 0xf] };
+			char t[4] = {'\\', 'x', hex_digits[c >> 4],
+				     hex_digits[c & 0xf]};
 
 			rc = att_buf_append(out, t, 4);
 		} else {

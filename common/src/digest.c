@@ -21,13 +21,13 @@
 #include "attest/err.h"
 
 static const struct att_hash_info hash_table[ATT_HASH_COUNT] = {
-	[ATT_HASH_MD5] = { ATT_HASH_MD5, "md5", 16, 0x0000, 1 },
-	[ATT_HASH_SHA1] = { ATT_HASH_SHA1, "sha1", 20, 0x0004, 2 },
-	[ATT_HASH_SHA224] = { ATT_HASH_SHA224, "sha224", 28, 0x0000, 7 },
-	[ATT_HASH_SHA256] = { ATT_HASH_SHA256, "sha256", 32, 0x000b, 4 },
-	[ATT_HASH_SHA384] = { ATT_HASH_SHA384, "sha384", 48, 0x000c, 5 },
-	[ATT_HASH_SHA512] = { ATT_HASH_SHA512, "sha512", 64, 0x000d, 6 },
-	[ATT_HASH_SM3] = { ATT_HASH_SM3, "sm3", 32, 0x0012, 17 },
+	[ATT_HASH_MD5] = {ATT_HASH_MD5, "md5", 16, 0x0000, 1},
+	[ATT_HASH_SHA1] = {ATT_HASH_SHA1, "sha1", 20, 0x0004, 2},
+	[ATT_HASH_SHA224] = {ATT_HASH_SHA224, "sha224", 28, 0x0000, 7},
+	[ATT_HASH_SHA256] = {ATT_HASH_SHA256, "sha256", 32, 0x000b, 4},
+	[ATT_HASH_SHA384] = {ATT_HASH_SHA384, "sha384", 48, 0x000c, 5},
+	[ATT_HASH_SHA512] = {ATT_HASH_SHA512, "sha512", 64, 0x000d, 6},
+	[ATT_HASH_SM3] = {ATT_HASH_SM3, "sm3", 32, 0x0012, 17},
 };
 
 /* OpenSSL's names where they differ from IMA's. */

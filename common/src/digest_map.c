@@ -12,22 +12,22 @@
 #include "attest/err.h"
 
 #define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
-#define SIPROUND                                                               \
-	do {                                                                   \
-		v0 += v1;                                                      \
-		v1 = ROTL(v1, 13);                                             \
-		v1 ^= v0;                                                      \
-		v0 = ROTL(v0, 32);                                             \
-		v2 += v3;                                                      \
-		v3 = ROTL(v3, 16);                                             \
-		v3 ^= v2;                                                      \
-		v0 += v3;                                                      \
-		v3 = ROTL(v3, 21);                                             \
-		v3 ^= v0;                                                      \
-		v2 += v1;                                                      \
-		v1 = ROTL(v1, 17);                                             \
-		v1 ^= v2;                                                      \
-		v2 = ROTL(v2, 32);                                             \
+#define SIPROUND                   \
+	do {                       \
+		v0 += v1;          \
+		v1 = ROTL(v1, 13); \
+		v1 ^= v0;          \
+		v0 = ROTL(v0, 32); \
+		v2 += v3;          \
+		v3 = ROTL(v3, 16); \
+		v3 ^= v2;          \
+		v0 += v3;          \
+		v3 = ROTL(v3, 21); \
+		v3 ^= v0;          \
+		v2 += v1;          \
+		v1 = ROTL(v1, 17); \
+		v1 ^= v2;          \
+		v2 = ROTL(v2, 32); \
 	} while (0)
 
 /* SipHash-2-4 (Aumasson and Bernstein). */
@@ -87,8 +87,7 @@ void dmap_release(struct dmap *m)
 
 static size_t slot_of(const struct dmap *m, const void *name, size_t nlen)
 {
-	return (size_t)att_siphash(m->k0, m->k1, name, nlen) &
-	       (m->nslots - 1);
+	return (size_t)att_siphash(m->k0, m->k1, name, nlen) & (m->nslots - 1);
 }
 
 static int rehash(struct dmap *m, size_t nslots)
@@ -103,8 +102,7 @@ static int rehash(struct dmap *m, size_t nslots)
 	m->nslots = nslots;
 	for (i = 0; i < m->count; i++) {
 		const struct dmap_entry *e = &m->entries[i];
-		size_t j = slot_of(m, m->names.data + e->name_off,
-				   e->name_len);
+		size_t j = slot_of(m, m->names.data + e->name_off, e->name_len);
 
 		while (s[j])
 			j = (j + 1) & (nslots - 1);
@@ -112,7 +110,6 @@ static int rehash(struct dmap *m, size_t nslots)
 	}
 	return ATT_OK;
 }
-
 
 /* Inserts name, known to be absent, into the table. */
 static int insert_new(struct dmap *m, const void *name, size_t nlen,

@@ -59,7 +59,7 @@ static int append_digest_ng(struct att_buf *b, const struct span *s)
 	if (!rc)
 		rc = att_buf_append_u8(b, 0);
 	if (!rc) {
-		struct span h = { colon + 1, s->n - (size_t)(colon + 1 - s->p) };
+		struct span h = {colon + 1, s->n - (size_t)(colon + 1 - s->p)};
 
 		rc = append_hex(b, &h, ATT_DIGEST_MAX);
 	}
@@ -98,7 +98,8 @@ static int append_field(struct att_ima_reader *r, struct att_buf *b,
 	case ATT_IMA_F_IUID:
 	case ATT_IMA_F_IGID:
 	case ATT_IMA_F_IMODE:
-		/* Their width is not in the text: only the binary list works. */
+		/* Their width is not in the text: only the binary list works.
+		 */
 		return ATT_E_UNSUPPORTED;
 	default:
 		return append_hex(b, s, r->lim.max_data);
@@ -124,12 +125,12 @@ static int split_fields(const char *p, size_t n,
 		if (last) {
 			if (sp)
 				return ATT_E_FORMAT;
-			out[i] = (struct span){ p + lo, hi - lo };
+			out[i] = (struct span){p + lo, hi - lo};
 			return ATT_OK;
 		}
 		if (!sp)
 			return ATT_E_FORMAT;
-		out[i] = (struct span){ p + lo, (size_t)(sp - (p + lo)) };
+		out[i] = (struct span){p + lo, (size_t)(sp - (p + lo))};
 		lo = (size_t)(sp - p) + 1;
 	}
 	if (sidx == t->nfields)
@@ -142,10 +143,10 @@ static int split_fields(const char *p, size_t n,
 			j--;
 		if (j == lo)
 			return ATT_E_FORMAT;
-		out[k] = (struct span){ p + j, hi - j };
+		out[k] = (struct span){p + j, hi - j};
 		hi = j - 1;
 	}
-	out[sidx] = (struct span){ p + lo, hi - lo };
+	out[sidx] = (struct span){p + lo, hi - lo};
 	return ATT_OK;
 }
 
@@ -226,9 +227,9 @@ static int parse_line(struct att_ima_reader *r, struct att_ima_entry *e,
 		const uint8_t *d = r->scratch.data;
 		size_t nlen = r->scratch.len - 20;
 
-		e->fields[0] = (struct att_ima_field){ ATT_IMA_F_D, d, 20 };
-		e->fields[1] = (struct att_ima_field){ ATT_IMA_F_N, d + 20,
-						       (uint32_t)nlen };
+		e->fields[0] = (struct att_ima_field){ATT_IMA_F_D, d, 20};
+		e->fields[1] = (struct att_ima_field){ATT_IMA_F_N, d + 20,
+						      (uint32_t)nlen};
 		memset(r->legacy_in, 0, sizeof(r->legacy_in));
 		memcpy(r->legacy_in, d, 20 + nlen);
 		e->hash_input = r->legacy_in;

@@ -49,7 +49,7 @@ static int peek(struct att_ima_reader *r, size_t need, const uint8_t **p,
 }
 
 static int decode_record(struct att_ima_reader *r, struct att_ima_entry *e,
-			  const uint8_t *p, size_t len)
+			 const uint8_t *p, size_t len)
 {
 	size_t tlen = att_hash_size(r->talg);
 	const uint8_t *name, *data;
@@ -73,9 +73,8 @@ static int decode_record(struct att_ima_reader *r, struct att_ima_entry *e,
 		    (rc = att_rd_lv32le(&rd, ATT_IMA_LEGACY_NAME_MAX, &name,
 					&nlen)))
 			return rc;
-		e->fields[0] = (struct att_ima_field){ ATT_IMA_F_D, d, 20 };
-		e->fields[1] = (struct att_ima_field){ ATT_IMA_F_N, name,
-						       nlen };
+		e->fields[0] = (struct att_ima_field){ATT_IMA_F_D, d, 20};
+		e->fields[1] = (struct att_ima_field){ATT_IMA_F_N, name, nlen};
 		memset(r->legacy_in, 0, sizeof(r->legacy_in));
 		memcpy(r->legacy_in, d, 20);
 		memcpy(r->legacy_in + 20, name, nlen);

@@ -15,23 +15,23 @@
 struct att_ima_reader {
 	/* Source: a descriptor read through a window, or memory. */
 	int fd;
-	int64_t fd_base;	/* fd position at creation (offset 0) */
+	int64_t fd_base; /* fd position at creation (offset 0) */
 	const uint8_t *mem;
 	size_t memlen;
 	uint8_t *win;
 	size_t wcap;
-	size_t wlen;		/* valid bytes in win */
-	uint64_t win_off;	/* input offset of win[0] */
+	size_t wlen;	  /* valid bytes in win */
+	uint64_t win_off; /* input offset of win[0] */
 	int src_eof;
 
-	uint64_t pos;		/* input offset of the next entry */
-	uint64_t index;		/* index of the next entry */
+	uint64_t pos;	/* input offset of the next entry */
+	uint64_t index; /* index of the next entry */
 	enum att_ima_format fmt;
 	enum att_hash talg;
 	struct att_ima_limits lim;
 
 	char tname[256];
-	struct att_buf scratch;	/* ascii: rebuilt template data */
+	struct att_buf scratch; /* ascii: rebuilt template data */
 	uint8_t legacy_in[IMA_LEGACY_HASH_INPUT];
 	char err[256];
 };

@@ -129,8 +129,9 @@ enum att_verdict wl_verify_sig(const struct att_wl *wl,
 	h = att_hash_by_kernel_algo(algo);
 	if (h == ATT_HASH_NONE || h != e->file_alg || h == ATT_HASH_SHA1 ||
 	    h == ATT_HASH_MD5) {
-		snprintf(detail, dlen, "signature hash algorithm %u not "
-				       "acceptable for this entry",
+		snprintf(detail, dlen,
+			 "signature hash algorithm %u not "
+			 "acceptable for this entry",
 			 algo);
 		return ATT_V_SIG_BAD;
 	}

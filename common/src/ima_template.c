@@ -34,15 +34,15 @@ struct builtin_template {
 };
 
 static const struct builtin_template builtins[] = {
-	{ "ima", "d|n" },
-	{ "ima-ng", "d-ng|n-ng" },
-	{ "ima-ngv2", "d-ngv2|n-ng" },
-	{ "ima-sig", "d-ng|n-ng|sig" },
-	{ "ima-sigv2", "d-ngv2|n-ng|sig" },
-	{ "ima-buf", "d-ng|n-ng|buf" },
-	{ "ima-modsig", "d-ng|n-ng|sig|d-modsig|modsig" },
-	{ "evm-sig",
-	  "d-ng|n-ng|evmsig|xattrnames|xattrlengths|xattrvalues|iuid|igid|imode" },
+	{"ima", "d|n"},
+	{"ima-ng", "d-ng|n-ng"},
+	{"ima-ngv2", "d-ngv2|n-ng"},
+	{"ima-sig", "d-ng|n-ng|sig"},
+	{"ima-sigv2", "d-ngv2|n-ng|sig"},
+	{"ima-buf", "d-ng|n-ng|buf"},
+	{"ima-modsig", "d-ng|n-ng|sig|d-modsig|modsig"},
+	{"evm-sig", "d-ng|n-ng|evmsig|xattrnames|xattrlengths|xattrvalues|iuid|"
+		    "igid|imode"},
 };
 
 const char *att_ima_field_name(enum att_ima_field_id id)
@@ -157,8 +157,7 @@ static int decode_digest_ng(struct att_ima_entry *e, const uint8_t *p,
 	return ATT_OK;
 }
 
-static int decode_name_ng(struct att_ima_entry *e, const uint8_t *p,
-			  size_t len)
+static int decode_name_ng(struct att_ima_entry *e, const uint8_t *p, size_t len)
 {
 	if (!len || p[len - 1] != '\0')
 		return ATT_E_FORMAT;
@@ -204,15 +203,14 @@ static int decode_one(struct att_ima_entry *e, const struct att_ima_field *f)
 		if (!f->len)
 			return ATT_OK;
 		{
-			struct att_ima_entry tmp = { .violation = 0 };
+			struct att_ima_entry tmp = {.violation = 0};
 
 			return decode_digest_ng(&tmp, f->data, f->len, 0);
 		}
 	case ATT_IMA_F_IUID:
 	case ATT_IMA_F_IGID:
-		return f->len == 2 || f->len == 4 || f->len == 8 ?
-			       ATT_OK :
-			       ATT_E_FORMAT;
+		return f->len == 2 || f->len == 4 || f->len == 8 ? ATT_OK
+								 : ATT_E_FORMAT;
 	case ATT_IMA_F_IMODE:
 		return f->len == 2 ? ATT_OK : ATT_E_FORMAT;
 	default:
@@ -245,8 +243,8 @@ int att_ima_decode_fields(struct att_ima_entry *e, const uint8_t *data,
 	for (i = 0; i < e->tmpl.nfields; i++) {
 		struct att_ima_field *f = &e->fields[i];
 		enum att_ima_field_id id = e->tmpl.fields[i];
-		uint32_t max = id == ATT_IMA_F_N_NG ? lim->max_path :
-						      lim->max_data;
+		uint32_t max =
+			id == ATT_IMA_F_N_NG ? lim->max_path : lim->max_data;
 
 		f->id = id;
 		rc = att_rd_lv32le(&r, max, &f->data, &f->len);

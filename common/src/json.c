@@ -124,8 +124,7 @@ static void name_duplicate(const char *t, size_t len, char *err, size_t errlen)
 					cap = nc;
 				}
 				keys[nkeys++] = (struct key_span){
-					i + 1, end - i - 2, stack[depth - 1]
-				};
+					i + 1, end - i - 2, stack[depth - 1]};
 			}
 			i = end;
 		} else {
@@ -167,7 +166,8 @@ int att_json_parse(const char *text, size_t len, int max_depth,
 	jerr = json_tokener_get_error(tok);
 	end = json_tokener_get_parse_end(tok);
 	if (!o && jerr == json_tokener_continue && end == len) {
-		/* A bare number at the end is complete only after a delimiter. */
+		/* A bare number at the end is complete only after a delimiter.
+		 */
 		o = json_tokener_parse_ex(tok, " ", 1);
 		jerr = json_tokener_get_error(tok);
 		end = len;
@@ -180,16 +180,18 @@ int att_json_parse(const char *text, size_t len, int max_depth,
 		else
 			snprintf(err, errlen, "JSON error at byte %zu: %s", end,
 				 json_tokener_error_desc(jerr));
-		return jerr == json_tokener_error_depth ? ATT_E_TOO_BIG :
-							  ATT_E_FORMAT;
+		return jerr == json_tokener_error_depth ? ATT_E_TOO_BIG
+							: ATT_E_FORMAT;
 	}
 	while (end < len && (text[end] == ' ' || text[end] == '\n' ||
 			     text[end] == '\t' || text[end] == '\r'))
 		end++;
 	if (end != len) {
 		json_object_put(o);
-		snprintf(err, errlen, "unexpected data after the JSON value "
-				      "at byte %zu", end);
+		snprintf(err, errlen,
+			 "unexpected data after the JSON value "
+			 "at byte %zu",
+			 end);
 		return ATT_E_TRAILING;
 	}
 	if (count_colons(text, len) != count_members(o)) {

@@ -10,12 +10,12 @@
 #include "attest/err.h"
 
 enum {
-	EXP_VALUE,		/* a value (top level, after ':' or ',' in arr) */
-	EXP_VALUE_OR_END,	/* first element of an array, or ']' */
-	EXP_KEY_OR_END,		/* first key of an object, or '}' */
-	EXP_KEY,		/* a key after ',' */
-	EXP_COMMA_OR_END,	/* after a value inside a container */
-	EXP_DONE,		/* top-level value complete */
+	EXP_VALUE,	  /* a value (top level, after ':' or ',' in arr) */
+	EXP_VALUE_OR_END, /* first element of an array, or ']' */
+	EXP_KEY_OR_END,	  /* first key of an object, or '}' */
+	EXP_KEY,	  /* a key after ',' */
+	EXP_COMMA_OR_END, /* after a value inside a container */
+	EXP_DONE,	  /* top-level value complete */
 };
 
 #define JP_MAX_NUMBER 64
@@ -25,9 +25,9 @@ int att_jp_init(struct att_jp *jp, const char *text, size_t len, int max_depth)
 	memset(jp, 0, sizeof(*jp));
 	jp->p = text;
 	jp->len = len;
-	jp->max_depth = max_depth > 0 && max_depth <= ATT_JP_MAX_DEPTH ?
-				max_depth :
-				ATT_JP_MAX_DEPTH;
+	jp->max_depth = max_depth > 0 && max_depth <= ATT_JP_MAX_DEPTH
+				? max_depth
+				: ATT_JP_MAX_DEPTH;
 	jp->expect = EXP_VALUE;
 	att_buf_init(&jp->sbuf, len + 1);
 	return ATT_OK;
@@ -414,8 +414,9 @@ int att_jp_next(struct att_jp *jp, enum att_jp_tok *tok)
 			*tok = kind == 'o' ? ATT_JP_OBJ_END : ATT_JP_ARR_END;
 			return close_container(jp, kind);
 		}
-		return fail(jp, ATT_E_FORMAT, "expected ',' or a closing "
-					      "bracket");
+		return fail(jp, ATT_E_FORMAT,
+			    "expected ',' or a closing "
+			    "bracket");
 	}
 	default:
 		return fail(jp, ATT_E_INTERNAL, "bad parser state");

@@ -15,7 +15,7 @@ static const char *log_ident = "attest";
 static att_log_fn log_sink;
 static void *log_sink_arg;
 
-static const char *const level_names[] = { "err", "warn", "info", "debug" };
+static const char *const level_names[] = {"err", "warn", "info", "debug"};
 
 void att_log_set_level(enum att_log_level lvl)
 {

@@ -71,8 +71,8 @@ static int set_hex(struct att_pcrs *s, enum att_hash bank, unsigned long pcr,
 	    att_hex_decode(hex, n, v, sizeof(v), &vlen)) {
 		snprintf(err, errlen,
 			 "line %u: PCR value is not %zu hex digits", line,
-			 bank == ATT_HASH_NONE ? (size_t)64 :
-						 2 * att_hash_size(bank));
+			 bank == ATT_HASH_NONE ? (size_t)64
+					       : 2 * att_hash_size(bank));
 		return ATT_E_FORMAT;
 	}
 	return att_pcrs_set(s, bank, (unsigned int)pcr, v, vlen);
@@ -97,8 +97,7 @@ static int small_dec(const char *p, size_t n, size_t *i, unsigned long *v)
 }
 
 int att_pcrs_parse_lines(struct att_pcrs *s, enum att_hash bank,
-			 const char *text, size_t len, char *err,
-			 size_t errlen)
+			 const char *text, size_t len, char *err, size_t errlen)
 {
 	size_t pos = 0;
 	unsigned int line = 0;
@@ -165,7 +164,8 @@ int att_pcrs_parse_yaml(struct att_pcrs *s, const char *text, size_t len,
 		if (i == n || p[i] == '#')
 			continue;
 		if (p[n - 1] == ':') {
-			/* "  sha256:" opens a bank; "selected-pcrs:" etc. too */
+			/* "  sha256:" opens a bank; "selected-pcrs:" etc. too
+			 */
 			bank = att_hash_by_name(p + i, n - 1 - i);
 			continue;
 		}
@@ -182,8 +182,8 @@ int att_pcrs_parse_yaml(struct att_pcrs *s, const char *text, size_t len,
 		i++;
 		while (i < n && p[i] == ' ')
 			i++;
-		if (n - i >= 2 && p[i] == '0' && (p[i + 1] == 'x' ||
-						  p[i + 1] == 'X'))
+		if (n - i >= 2 && p[i] == '0' &&
+		    (p[i + 1] == 'x' || p[i + 1] == 'X'))
 			i += 2;
 		rc = set_hex(s, bank, pcr, p + i, n - i, line, err, errlen);
 		if (rc)
@@ -257,8 +257,8 @@ out:
 	return rc;
 }
 
-int att_pcrs_parse_any(struct att_pcrs *s, enum att_hash bank,
-		       const char *text, size_t len, char *err, size_t errlen)
+int att_pcrs_parse_any(struct att_pcrs *s, enum att_hash bank, const char *text,
+		       size_t len, char *err, size_t errlen)
 {
 	size_t i = 0;
 

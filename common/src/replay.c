@@ -17,7 +17,7 @@ struct att_replay {
 	struct att_replay_state st;
 	struct att_md *md[ATT_REPLAY_MAX_BANKS];
 	uint8_t thash[ATT_REPLAY_MAX_BANKS][ATT_DIGEST_MAX];
-	int sha1_slot; /* bank slot of sha1, -1 when not tracked */
+	int sha1_slot;	     /* bank slot of sha1, -1 when not tracked */
 	struct att_md *sha1; /* for the padded rule and the list digest */
 };
 
@@ -270,8 +270,7 @@ const struct att_replay_state *att_replay_state(const struct att_replay *rp)
 	return &rp->st;
 }
 
-int att_replay_restore(struct att_replay *rp,
-		       const struct att_replay_state *st)
+int att_replay_restore(struct att_replay *rp, const struct att_replay_state *st)
 {
 	unsigned int i;
 
@@ -290,7 +289,7 @@ int att_replay_restore(struct att_replay *rp,
  * each rule tracked (both when unknown, else the decided one) and each PCR
  * in pcr_mask, the value. Only values that can be non-zero are stored.
  */
-static const uint8_t state_magic[4] = { 'A', 'T', 'R', 'S' };
+static const uint8_t state_magic[4] = {'A', 'T', 'R', 'S'};
 
 static int rules_stored(enum att_replay_rule r, int *first, int *count)
 {
@@ -299,8 +298,8 @@ static int rules_stored(enum att_replay_rule r, int *first, int *count)
 	return ATT_OK;
 }
 
-int att_replay_state_encode(const struct att_replay_state *st,
-			    uint8_t **out, size_t *outlen)
+int att_replay_state_encode(const struct att_replay_state *st, uint8_t **out,
+			    size_t *outlen)
 {
 	struct att_buf b;
 	unsigned int i, p;

@@ -98,8 +98,7 @@ static int read_event2(struct att_rd *r, const struct att_uefi_limits *lim,
 	int rc;
 
 	if ((rc = att_rd_u32le(r, &ev->pcr)) ||
-	    (rc = att_rd_u32le(r, &ev->type)) ||
-	    (rc = att_rd_u32le(r, &count)))
+	    (rc = att_rd_u32le(r, &ev->type)) || (rc = att_rd_u32le(r, &count)))
 		return rc;
 	if (count != info->nalgs) {
 		/* Firmware logs carry every bank of the Spec ID table. */
@@ -138,7 +137,7 @@ int att_uefi_parse(const uint8_t *p, size_t len,
 		   void *arg, struct att_uefi_info *info, char *err,
 		   size_t errlen)
 {
-	struct att_uefi_limits lim = { 1u << 20, 1u << 20 };
+	struct att_uefi_limits lim = {1u << 20, 1u << 20};
 	struct att_uefi_event ev;
 	struct att_rd r;
 	size_t off;
@@ -158,8 +157,8 @@ int att_uefi_parse(const uint8_t *p, size_t len,
 	rc = read_event1(&r, &lim, &ev);
 	if (rc)
 		return fail(err, errlen, rc, 0, 0,
-			    rc == ATT_E_TOO_BIG ? "event data over the cap" :
-						  "first event is truncated");
+			    rc == ATT_E_TOO_BIG ? "event data over the cap"
+						: "first event is truncated");
 	if (ev.type == ATT_UEFI_EV_NO_ACTION && ev.data_len >= 16 &&
 	    !memcmp(ev.data, spec_id03, 16)) {
 		rc = parse_spec_id(ev.data, ev.data_len, info, err, errlen);
@@ -167,7 +166,8 @@ int att_uefi_parse(const uint8_t *p, size_t len,
 			return rc;
 		info->crypto_agile = 1;
 	} else {
-		/* SHA-1-only log: the first record is an event like the rest. */
+		/* SHA-1-only log: the first record is an event like the rest.
+		 */
 		info->nalgs = 1;
 		info->algs[0] = ATT_HASH_SHA1;
 		att_rd_init(&r, p, len);
@@ -182,14 +182,14 @@ int att_uefi_parse(const uint8_t *p, size_t len,
 		if (info->events >= lim.max_events)
 			return fail(err, errlen, ATT_E_TOO_BIG, ev.index, off,
 				    "more events than the cap");
-		rc = info->crypto_agile ?
-			     read_event2(&r, &lim, info, &ev, &why) :
-			     read_event1(&r, &lim, &ev);
+		rc = info->crypto_agile ? read_event2(&r, &lim, info, &ev, &why)
+					: read_event1(&r, &lim, &ev);
 		if (rc)
 			return fail(err, errlen, rc, ev.index, off,
-				    why ? why :
-				    rc == ATT_E_TOO_BIG ? "event data over the cap" :
-							  "event is truncated");
+				    why ? why
+				    : rc == ATT_E_TOO_BIG
+					    ? "event data over the cap"
+					    : "event is truncated");
 		if (ev.pcr >= ATT_PCR_COUNT)
 			return fail(err, errlen, ATT_E_FORMAT, ev.index, off,
 				    "PCR index out of range");
@@ -249,7 +249,7 @@ int att_uefi_replay(const uint8_t *p, size_t len,
 		    const struct att_uefi_limits *lim, struct att_pcrs *out,
 		    struct att_uefi_info *info, char *err, size_t errlen)
 {
-	struct replay_ctx c = { .pcrs = out, .info = info };
+	struct replay_ctx c = {.pcrs = out, .info = info};
 	unsigned int i;
 	int rc, h;
 
@@ -275,36 +275,36 @@ static const struct {
 	uint32_t type;
 	const char *name;
 } event_names[] = {
-	{ 0x00000000, "EV_PREBOOT_CERT" },
-	{ 0x00000001, "EV_POST_CODE" },
-	{ 0x00000003, "EV_NO_ACTION" },
-	{ 0x00000004, "EV_SEPARATOR" },
-	{ 0x00000005, "EV_ACTION" },
-	{ 0x00000006, "EV_EVENT_TAG" },
-	{ 0x00000007, "EV_S_CRTM_CONTENTS" },
-	{ 0x00000008, "EV_S_CRTM_VERSION" },
-	{ 0x00000009, "EV_CPU_MICROCODE" },
-	{ 0x0000000a, "EV_PLATFORM_CONFIG_FLAGS" },
-	{ 0x0000000b, "EV_TABLE_OF_DEVICES" },
-	{ 0x0000000c, "EV_COMPACT_HASH" },
-	{ 0x0000000d, "EV_IPL" },
-	{ 0x0000000e, "EV_IPL_PARTITION_DATA" },
-	{ 0x0000000f, "EV_NONHOST_CODE" },
-	{ 0x00000010, "EV_NONHOST_CONFIG" },
-	{ 0x00000011, "EV_NONHOST_INFO" },
-	{ 0x00000012, "EV_OMIT_BOOT_DEVICE_EVENTS" },
-	{ 0x80000001, "EV_EFI_VARIABLE_DRIVER_CONFIG" },
-	{ 0x80000002, "EV_EFI_VARIABLE_BOOT" },
-	{ 0x80000003, "EV_EFI_BOOT_SERVICES_APPLICATION" },
-	{ 0x80000004, "EV_EFI_BOOT_SERVICES_DRIVER" },
-	{ 0x80000005, "EV_EFI_RUNTIME_SERVICES_DRIVER" },
-	{ 0x80000006, "EV_EFI_GPT_EVENT" },
-	{ 0x80000007, "EV_EFI_ACTION" },
-	{ 0x80000008, "EV_EFI_PLATFORM_FIRMWARE_BLOB" },
-	{ 0x80000009, "EV_EFI_HANDOFF_TABLES" },
-	{ 0x8000000a, "EV_EFI_PLATFORM_FIRMWARE_BLOB2" },
-	{ 0x8000000b, "EV_EFI_HANDOFF_TABLES2" },
-	{ 0x800000e0, "EV_EFI_VARIABLE_AUTHORITY" },
+	{0x00000000, "EV_PREBOOT_CERT"},
+	{0x00000001, "EV_POST_CODE"},
+	{0x00000003, "EV_NO_ACTION"},
+	{0x00000004, "EV_SEPARATOR"},
+	{0x00000005, "EV_ACTION"},
+	{0x00000006, "EV_EVENT_TAG"},
+	{0x00000007, "EV_S_CRTM_CONTENTS"},
+	{0x00000008, "EV_S_CRTM_VERSION"},
+	{0x00000009, "EV_CPU_MICROCODE"},
+	{0x0000000a, "EV_PLATFORM_CONFIG_FLAGS"},
+	{0x0000000b, "EV_TABLE_OF_DEVICES"},
+	{0x0000000c, "EV_COMPACT_HASH"},
+	{0x0000000d, "EV_IPL"},
+	{0x0000000e, "EV_IPL_PARTITION_DATA"},
+	{0x0000000f, "EV_NONHOST_CODE"},
+	{0x00000010, "EV_NONHOST_CONFIG"},
+	{0x00000011, "EV_NONHOST_INFO"},
+	{0x00000012, "EV_OMIT_BOOT_DEVICE_EVENTS"},
+	{0x80000001, "EV_EFI_VARIABLE_DRIVER_CONFIG"},
+	{0x80000002, "EV_EFI_VARIABLE_BOOT"},
+	{0x80000003, "EV_EFI_BOOT_SERVICES_APPLICATION"},
+	{0x80000004, "EV_EFI_BOOT_SERVICES_DRIVER"},
+	{0x80000005, "EV_EFI_RUNTIME_SERVICES_DRIVER"},
+	{0x80000006, "EV_EFI_GPT_EVENT"},
+	{0x80000007, "EV_EFI_ACTION"},
+	{0x80000008, "EV_EFI_PLATFORM_FIRMWARE_BLOB"},
+	{0x80000009, "EV_EFI_HANDOFF_TABLES"},
+	{0x8000000a, "EV_EFI_PLATFORM_FIRMWARE_BLOB2"},
+	{0x8000000b, "EV_EFI_HANDOFF_TABLES2"},
+	{0x800000e0, "EV_EFI_VARIABLE_AUTHORITY"},
 };
 
 const char *att_uefi_event_name(uint32_t type)

@@ -16,35 +16,33 @@ struct verdict_desc {
 };
 
 static const struct verdict_desc verdicts[ATT_V_COUNT] = {
-	[ATT_V_ALLOWED] = { "allowed", "digest is on the whitelist" },
-	[ATT_V_EXCLUDED] = { "excluded", "path matches an exclude rule" },
-	[ATT_V_SIG_OK] = { "signature-ok", "valid signature by a trusted key" },
-	[ATT_V_BOOT_AGGREGATE_OK] = { "boot-aggregate-ok",
-				      "boot_aggregate matches PCRs 0-9" },
-	[ATT_V_IGNORED_KEYRING] = { "ignored-keyring",
-				    "keyring is on the ignore list" },
-	[ATT_V_VIOLATION_ALLOWED] = { "violation-allowed",
-				      "violation, allowed by policy" },
-	[ATT_V_UNCHECKED] = { "unchecked", "nothing to check it against" },
-	[ATT_V_UNKNOWN_PATH] = { "unknown-path",
-				 "path is not on the whitelist" },
-	[ATT_V_HASH_MISMATCH] = { "hash-mismatch",
-				  "digest is not one whitelisted for the path" },
-	[ATT_V_VIOLATION] = { "violation",
-			      "ToMToU or open-writers violation" },
-	[ATT_V_BAD_TEMPLATE_HASH] = { "bad-template-hash",
-				      "template digest does not match the "
-				      "entry's data" },
-	[ATT_V_SIG_BAD] = { "signature-bad", "signature is not valid" },
-	[ATT_V_BOOT_AGGREGATE_BAD] = { "boot-aggregate-bad",
-				       "boot_aggregate does not match PCRs "
-				       "0-9" },
-	[ATT_V_WRONG_PCR] = { "wrong-pcr",
-			      "entry extends a PCR this log may not use" },
-	[ATT_V_BUF_DIGEST_BAD] = { "buf-digest-bad",
-				   "digest is not the hash of the buffer" },
-	[ATT_V_NO_DIGEST] = { "no-digest", "template has no file digest" },
-	[ATT_V_GAP] = { "gap", "list continues after an unmeasured gap" },
+	[ATT_V_ALLOWED] = {"allowed", "digest is on the whitelist"},
+	[ATT_V_EXCLUDED] = {"excluded", "path matches an exclude rule"},
+	[ATT_V_SIG_OK] = {"signature-ok", "valid signature by a trusted key"},
+	[ATT_V_BOOT_AGGREGATE_OK] = {"boot-aggregate-ok",
+				     "boot_aggregate matches PCRs 0-9"},
+	[ATT_V_IGNORED_KEYRING] = {"ignored-keyring",
+				   "keyring is on the ignore list"},
+	[ATT_V_VIOLATION_ALLOWED] = {"violation-allowed",
+				     "violation, allowed by policy"},
+	[ATT_V_UNCHECKED] = {"unchecked", "nothing to check it against"},
+	[ATT_V_UNKNOWN_PATH] = {"unknown-path", "path is not on the whitelist"},
+	[ATT_V_HASH_MISMATCH] = {"hash-mismatch",
+				 "digest is not one whitelisted for the path"},
+	[ATT_V_VIOLATION] = {"violation", "ToMToU or open-writers violation"},
+	[ATT_V_BAD_TEMPLATE_HASH] = {"bad-template-hash",
+				     "template digest does not match the "
+				     "entry's data"},
+	[ATT_V_SIG_BAD] = {"signature-bad", "signature is not valid"},
+	[ATT_V_BOOT_AGGREGATE_BAD] = {"boot-aggregate-bad",
+				      "boot_aggregate does not match PCRs "
+				      "0-9"},
+	[ATT_V_WRONG_PCR] = {"wrong-pcr",
+			     "entry extends a PCR this log may not use"},
+	[ATT_V_BUF_DIGEST_BAD] = {"buf-digest-bad",
+				  "digest is not the hash of the buffer"},
+	[ATT_V_NO_DIGEST] = {"no-digest", "template has no file digest"},
+	[ATT_V_GAP] = {"gap", "list continues after an unmeasured gap"},
 };
 
 const char *att_verdict_name(enum att_verdict v)
@@ -138,8 +136,8 @@ int wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
 	return att_hex_decode(s, n, d, ATT_DIGEST_MAX, dlen);
 }
 
-int att_wl_parse_digest(const char *s, size_t n, enum att_hash *alg,
-			uint8_t *d, size_t *dlen)
+int att_wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
+			size_t *dlen)
 {
 	return wl_parse_digest(s, n, alg, d, dlen);
 }
@@ -260,10 +258,11 @@ int wl_compile_excludes(struct att_wl *wl, const char *const *pats, size_t n,
 			return ATT_E_TOO_BIG;
 		}
 		if (!pattern_safe(one)) {
-			snprintf(err, errlen,
-				 "excludes[%zu]: repeated quantifiers or bounds "
-				 "over 16 are not allowed: '%.64s'",
-				 i, pats[i]);
+			snprintf(
+				err, errlen,
+				"excludes[%zu]: repeated quantifiers or bounds "
+				"over 16 are not allowed: '%.64s'",
+				i, pats[i]);
 			att_buf_release(&all);
 			return ATT_E_UNSUPPORTED;
 		}
@@ -283,8 +282,8 @@ int wl_compile_excludes(struct att_wl *wl, const char *const *pats, size_t n,
 		}
 	}
 	rc = att_buf_cstr(&all);
-	if (!rc && regcomp(&wl->excl, (char *)all.data,
-			   REG_EXTENDED | REG_NOSUB)) {
+	if (!rc &&
+	    regcomp(&wl->excl, (char *)all.data, REG_EXTENDED | REG_NOSUB)) {
 		snprintf(err, errlen, "excludes: patterns do not combine");
 		rc = ATT_E_FORMAT;
 	}
@@ -354,9 +353,9 @@ static enum att_verdict judge(const struct att_wl *wl,
 	const struct dmap_entry *p;
 
 	if (e->violation)
-		return wl->violations == ATT_WL_VIOLATIONS_ALLOW ?
-			       ATT_V_VIOLATION_ALLOWED :
-			       ATT_V_VIOLATION;
+		return wl->violations == ATT_WL_VIOLATIONS_ALLOW
+			       ? ATT_V_VIOLATION_ALLOWED
+			       : ATT_V_VIOLATION;
 	if (e->buf && e->path)
 		return judge_buf(wl, e, j);
 	if (!e->file_digest || !e->path)

@@ -17,9 +17,9 @@
 static int want_type(struct json_object *o, enum json_type t, const char *what,
 		     char *err, size_t errlen)
 {
-	static const char *const names[] = { "null",   "boolean", "number",
-					     "number", "object",  "array",
-					     "string" };
+	static const char *const names[] = {"null",   "boolean", "number",
+					    "number", "object",	 "array",
+					    "string"};
 
 	if (json_object_is_type(o, t))
 		return ATT_OK;
@@ -82,13 +82,15 @@ static int load_ima(struct att_wl *wl, struct json_object *ima, char *err,
 		} else if (!strcmp(key, "dm_policy")) {
 			/* Keylime's device-mapper policy: not judged here. */
 			if (val && !json_object_is_type(val, json_type_null)) {
-				snprintf(err, errlen, "ima.dm_policy: device-"
-						      "mapper policies are not "
-						      "supported");
+				snprintf(err, errlen,
+					 "ima.dm_policy: device-"
+					 "mapper policies are not "
+					 "supported");
 				return ATT_E_UNSUPPORTED;
 			}
 		} else {
-			snprintf(err, errlen, "ima: unknown field '%.64s'", key);
+			snprintf(err, errlen, "ima: unknown field '%.64s'",
+				 key);
 			return ATT_E_FORMAT;
 		}
 	}
@@ -117,8 +119,9 @@ static int load_keys(struct att_wl *wl, struct json_object *v, char *err,
 		if (!json_object_object_get_ex(inner, "pubkeys", &arr) ||
 		    !json_object_is_type(arr, json_type_array)) {
 			json_object_put(inner);
-			snprintf(err, errlen, "verification-keys: no pubkeys "
-					      "array");
+			snprintf(err, errlen,
+				 "verification-keys: no pubkeys "
+				 "array");
 			return ATT_E_FORMAT;
 		}
 	} else if (json_object_is_type(v, json_type_array)) {
@@ -182,14 +185,15 @@ static int load_attest(struct att_wl *wl, struct json_object *o, char *err,
 
 			if (!json_object_is_type(val, json_type_string) ||
 			    (strcmp(s, "fail") && strcmp(s, "allow"))) {
-				snprintf(err, errlen, "attest.violations: must "
-						      "be \"fail\" or "
-						      "\"allow\"");
+				snprintf(err, errlen,
+					 "attest.violations: must "
+					 "be \"fail\" or "
+					 "\"allow\"");
 				return ATT_E_FORMAT;
 			}
-			wl->violations = !strcmp(s, "allow") ?
-						 ATT_WL_VIOLATIONS_ALLOW :
-						 ATT_WL_VIOLATIONS_FAIL;
+			wl->violations = !strcmp(s, "allow")
+						 ? ATT_WL_VIOLATIONS_ALLOW
+						 : ATT_WL_VIOLATIONS_FAIL;
 		} else {
 			snprintf(err, errlen, "attest: unknown field '%.64s'",
 				 key);
@@ -245,8 +249,9 @@ static int pull_digest_object(struct att_wl *wl, struct att_jp *jp,
 		nlen = jp->slen;
 		if (!nlen || nlen >= sizeof(name) ||
 		    memchr(jp->str, '\0', nlen)) {
-			snprintf(err, errlen, "%s: empty, too long or NUL-"
-					      "holding name",
+			snprintf(err, errlen,
+				 "%s: empty, too long or NUL-"
+				 "holding name",
 				 what);
 			return ATT_E_FORMAT;
 		}
@@ -260,8 +265,10 @@ static int pull_digest_object(struct att_wl *wl, struct att_jp *jp,
 		if ((rc = att_jp_next(jp, &t)))
 			return jp_fail(jp, rc, err, errlen);
 		if (t != ATT_JP_ARR_START) {
-			snprintf(err, errlen, "%s[\"%.64s\"]: must be an array "
-					      "of digests", what, name);
+			snprintf(err, errlen,
+				 "%s[\"%.64s\"]: must be an array "
+				 "of digests",
+				 what, name);
 			return ATT_E_FORMAT;
 		}
 		rc = dmap_add_new(m, name, nlen, &idx);
@@ -284,7 +291,8 @@ static int pull_digest_object(struct att_wl *wl, struct att_jp *jp,
 			if (++n > wl->lim.max_digests_per_path) {
 				snprintf(err, errlen,
 					 "%s[\"%.64s\"]: more than %zu "
-					 "digests", what, name,
+					 "digests",
+					 what, name,
 					 wl->lim.max_digests_per_path);
 				return ATT_E_TOO_BIG;
 			}
@@ -335,7 +343,8 @@ static int pull_excludes(struct att_wl *wl, struct att_jp *jp, char *err,
 			goto out;
 		}
 		if (n >= wl->lim.max_excludes) {
-			snprintf(err, errlen, "excludes: more than %zu patterns",
+			snprintf(err, errlen,
+				 "excludes: more than %zu patterns",
 				 wl->lim.max_excludes);
 			rc = ATT_E_TOO_BIG;
 			goto out;
@@ -360,8 +369,7 @@ static int pull_excludes(struct att_wl *wl, struct att_jp *jp, char *err,
 		}
 		n++;
 	}
-	rc = wl_compile_excludes(wl, (const char *const *)pats, n, err,
-				 errlen);
+	rc = wl_compile_excludes(wl, (const char *const *)pats, n, err, errlen);
 out:
 	for (i = 0; i < n; i++)
 		free(pats[i]);
@@ -408,11 +416,11 @@ static const struct {
 	const char *name;
 	int sec;
 } sections[] = {
-	{ "digests", SEC_DIGESTS }, { "keyrings", SEC_KEYRINGS },
-	{ "ima-buf", SEC_IMABUF },  { "excludes", SEC_EXCLUDES },
-	{ "ima", SEC_IMA },	    { "verification-keys", SEC_KEYS },
-	{ "attest", SEC_ATTEST },   { "meta", SEC_META },
-	{ "release", SEC_RELEASE },
+	{"digests", SEC_DIGESTS}, {"keyrings", SEC_KEYRINGS},
+	{"ima-buf", SEC_IMABUF},  {"excludes", SEC_EXCLUDES},
+	{"ima", SEC_IMA},	  {"verification-keys", SEC_KEYS},
+	{"attest", SEC_ATTEST},	  {"meta", SEC_META},
+	{"release", SEC_RELEASE},
 };
 
 static int load_root(struct att_wl *wl, struct att_jp *jp, char *err,
@@ -451,8 +459,8 @@ static int load_root(struct att_wl *wl, struct att_jp *jp, char *err,
 		}
 		seen |= sec;
 		if (sec == SEC_DIGESTS)
-			rc = pull_digest_object(wl, jp, &wl->digests,
-						"digests", err, errlen);
+			rc = pull_digest_object(wl, jp, &wl->digests, "digests",
+						err, errlen);
 		else if (sec == SEC_KEYRINGS)
 			rc = pull_digest_object(wl, jp, &wl->keyrings,
 						"keyrings", err, errlen);

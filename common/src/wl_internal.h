@@ -19,12 +19,12 @@ struct wl_key {
 };
 
 struct att_wl {
-	struct dmap digests;	/* path -> file digests */
-	struct dmap keyrings;	/* keyring name -> key digests */
-	struct dmap bufs;	/* ima-buf name -> buffer digests */
-	struct dmap ignored;	/* ignored keyrings (names only) */
+	struct dmap digests;	 /* path -> file digests */
+	struct dmap keyrings;	 /* keyring name -> key digests */
+	struct dmap bufs;	 /* ima-buf name -> buffer digests */
+	struct dmap ignored;	 /* ignored keyrings (names only) */
 	int ignore_all_keyrings; /* "*" in ignored_keyrings */
-	regex_t excl;		/* all excludes, anchored, alternated */
+	regex_t excl;		 /* all excludes, anchored, alternated */
 	int have_excl;
 	size_t nexcl;
 	struct wl_key *keys;
@@ -35,14 +35,14 @@ struct att_wl {
 
 int wl_new(const struct att_wl_limits *lim, struct att_wl **out);
 /* Compiles the exclude patterns (NUL-separated in one buffer). */
-int wl_compile_excludes(struct att_wl *wl, const char *const *pats,
-			size_t n, char *err, size_t errlen);
+int wl_compile_excludes(struct att_wl *wl, const char *const *pats, size_t n,
+			char *err, size_t errlen);
 /* Parses a digest string "hex" or "algo:hex" into alg/bytes. */
 int wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
 		    size_t *dlen);
 /* Adds verification keys from PEM text (one or more public keys). */
-int wl_add_keys_pem(struct att_wl *wl, const char *pem, size_t len,
-		    char *err, size_t errlen);
+int wl_add_keys_pem(struct att_wl *wl, const char *pem, size_t len, char *err,
+		    size_t errlen);
 /* Adds a DER SubjectPublicKeyInfo. */
 int wl_add_key_der(struct att_wl *wl, const uint8_t *der, size_t len);
 

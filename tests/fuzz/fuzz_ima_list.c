@@ -21,10 +21,10 @@ static const char wl_json[] =
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const enum att_hash banks[] = { ATT_HASH_SHA1, ATT_HASH_SHA256 };
-	static const enum att_hash talgs[] = { ATT_HASH_SHA1, ATT_HASH_SHA256 };
+	static const enum att_hash banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
+	static const enum att_hash talgs[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 	static struct att_wl *wl;
-	struct att_check_opts o = { 0 };
+	struct att_check_opts o = {0};
 	struct att_check_result res;
 	struct att_ima_reader *r;
 	struct att_replay *rp;

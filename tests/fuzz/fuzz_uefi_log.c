@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct att_uefi_limits lim = { 4096, 4096 };
+	struct att_uefi_limits lim = {4096, 4096};
 	struct att_uefi_info info;
 	struct att_pcrs p;
 	char err[200];

@@ -24,7 +24,7 @@ struct gen {
 	const char *tmpl; /* ima-ng, ima-sig, ima, ima-buf, mixed */
 	int ascii, legacy_rule;
 	FILE *list, *wl;
-	uint8_t pcr1[20], pcr256[32];	  /* the list's PCR */
+	uint8_t pcr1[20], pcr256[32];		/* the list's PCR */
 	uint8_t boot1[10][20], boot256[10][32]; /* PCRs 0-9 */
 	uint64_t rng;
 	int first_wl;
@@ -46,8 +46,7 @@ static void hash(const char *alg, const void *p, size_t n, uint8_t *out)
 	EVP_Digest(p, n, out, &len, EVP_get_digestbyname(alg), NULL);
 }
 
-static void extend(const char *alg, uint8_t *pcr, const uint8_t *d,
-		   size_t n)
+static void extend(const char *alg, uint8_t *pcr, const uint8_t *d, size_t n)
 {
 	uint8_t t[128];
 
@@ -67,8 +66,7 @@ static void field(struct att_buf *b, const void *p, size_t n)
 	att_buf_append(b, p, n);
 }
 
-static void dng(struct att_buf *b, const char *alg, const uint8_t *d,
-		size_t n)
+static void dng(struct att_buf *b, const char *alg, const uint8_t *d, size_t n)
 {
 	struct att_buf f;
 
@@ -88,8 +86,7 @@ static void hexout(FILE *f, const uint8_t *p, size_t n)
 		fprintf(f, "%02x", p[i]);
 }
 
-static void wl_add(struct gen *g, const char *path, const uint8_t *d,
-		   size_t n)
+static void wl_add(struct gen *g, const char *path, const uint8_t *d, size_t n)
 {
 	if (!g->wl)
 		return;
@@ -165,7 +162,7 @@ static void entry_boot_aggregate(struct gen *g)
 
 	if (!strcmp(g->tmpl, "ima")) {
 		/* Legacy template: SHA-1 over PCRs 0-7 of the sha1 bank. */
-		uint8_t in[20 + 256] = { 0 };
+		uint8_t in[20 + 256] = {0};
 
 		EVP_DigestInit_ex(c, EVP_sha1(), NULL);
 		for (i = 0; i < 8; i++)
@@ -205,9 +202,10 @@ static uint64_t mix(uint64_t x)
 
 static void make_path(struct gen *g, unsigned long i, char *p, size_t n)
 {
-	static const char *const dirs[] = { "/usr/bin",	   "/usr/lib/x86_64-linux-gnu",
-					    "/usr/sbin",   "/usr/lib/modules/6.1.0",
-					    "/etc/init.d", "/opt/app dir" };
+	static const char *const dirs[] = {
+		"/usr/bin",    "/usr/lib/x86_64-linux-gnu",
+		"/usr/sbin",   "/usr/lib/modules/6.1.0",
+		"/etc/init.d", "/opt/app dir"};
 
 	uint64_t tag = g->paths ? mix(i ^ g->seed) : rnd(g);
 
@@ -231,8 +229,8 @@ static void entry_file(struct gen *g, unsigned long i)
 	}
 
 	if (!strcmp(t, "mixed")) {
-		static const char *const ts[] = { "ima-ng", "ima-sig",
-						  "ima-ng", "ima-buf" };
+		static const char *const ts[] = {"ima-ng", "ima-sig", "ima-ng",
+						 "ima-buf"};
 
 		t = ts[i % 4];
 	}
@@ -255,7 +253,7 @@ static void entry_file(struct gen *g, unsigned long i)
 		return;
 	}
 	if (!strcmp(t, "ima")) {
-		uint8_t in[20 + 256] = { 0 };
+		uint8_t in[20 + 256] = {0};
 		struct att_buf pad;
 
 		hash("sha1", content, sizeof(content), in);
@@ -348,22 +346,26 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "entries", required_argument, NULL, 'n' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "template", required_argument, NULL, 't' },
-		{ "ascii", no_argument, NULL, 'a' },
-		{ "violation-every", required_argument, NULL, 'v' },
-		{ "unknown-at", required_argument, NULL, 'u' },
-		{ "legacy-rule", no_argument, NULL, 'L' },
-		{ "pcr", required_argument, NULL, 'p' },
-		{ "pcrs", required_argument, NULL, 'P' },
-		{ "whitelist", required_argument, NULL, 'w' },
-		{ "paths", required_argument, NULL, 'K' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"entries", required_argument, NULL, 'n'},
+		{"seed", required_argument, NULL, 's'},
+		{"template", required_argument, NULL, 't'},
+		{"ascii", no_argument, NULL, 'a'},
+		{"violation-every", required_argument, NULL, 'v'},
+		{"unknown-at", required_argument, NULL, 'u'},
+		{"legacy-rule", no_argument, NULL, 'L'},
+		{"pcr", required_argument, NULL, 'p'},
+		{"pcrs", required_argument, NULL, 'P'},
+		{"whitelist", required_argument, NULL, 'w'},
+		{"paths", required_argument, NULL, 'K'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
-	struct gen g = { .n = 100, .seed = 1, .tmpl = "ima-ng", .pcr = 10,
-			 .unknown_at = (unsigned long)-1, .first_wl = 1 };
+	struct gen g = {.n = 100,
+			.seed = 1,
+			.tmpl = "ima-ng",
+			.pcr = 10,
+			.unknown_at = (unsigned long)-1,
+			.first_wl = 1};
 	const char *out = NULL, *pcrs = NULL, *wl = NULL;
 	unsigned long i;
 	int c, b;
@@ -452,8 +454,9 @@ int main(int argc, char **argv)
 	}
 	if (g.wl) {
 		att_buf_cstr(&g.bufs);
-		fprintf(g.wl, "\n  },\n  \"ima-buf\": {\"kexec-cmdline\": "
-			      "[%s]},\n  \"ima\": {\"ignored_keyrings\": []}\n}\n",
+		fprintf(g.wl,
+			"\n  },\n  \"ima-buf\": {\"kexec-cmdline\": "
+			"[%s]},\n  \"ima\": {\"ignored_keyrings\": []}\n}\n",
 			g.bufs.len ? (char *)g.bufs.data : "");
 		att_buf_release(&g.bufs);
 		if (fclose(g.wl)) {

@@ -30,16 +30,16 @@ static void u16(uint16_t v)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "seed", required_argument, NULL, 's' },
-		{ "locality", required_argument, NULL, 'l' },
-		{ "sha1-only", no_argument, NULL, '1' },
-		{ "pcrs", required_argument, NULL, 'p' },
-		{ "no-no-action", no_argument, NULL, 'N' },
-		{ NULL, 0, NULL, 0 },
+		{"seed", required_argument, NULL, 's'},
+		{"locality", required_argument, NULL, 'l'},
+		{"sha1-only", no_argument, NULL, '1'},
+		{"pcrs", required_argument, NULL, 'p'},
+		{"no-no-action", no_argument, NULL, 'N'},
+		{NULL, 0, NULL, 0},
 	};
 	unsigned long n = 40, seed = 1, loc = 0, i;
 	const char *path = NULL, *pcrs = NULL;
-	uint8_t p1[24][20] = { { 0 } }, p256[24][32] = { { 0 } };
+	uint8_t p1[24][20] = {{0}}, p256[24][32] = {{0}};
 	uint32_t used = 0;
 	uint64_t rng;
 	int c, sha1_only = 0, no_noaction = 0, b;
@@ -83,7 +83,7 @@ int main(int argc, char **argv)
 	if (!sha1_only) {
 		static const char spec[16] = "Spec ID Event03";
 		static const char sl[16] = "StartupLocality";
-		uint8_t z[20] = { 0 };
+		uint8_t z[20] = {0};
 
 		/* header: TCG_PCR_EVENT with the Spec ID event */
 		u32(0);
@@ -91,12 +91,12 @@ int main(int argc, char **argv)
 		fwrite(z, 20, 1, out);
 		u32(16 + 4 + 4 + 4 + 2 * 4 + 1);
 		fwrite(spec, 16, 1, out);
-		u32(0);		 /* platform class */
-		fputc(0, out);	 /* minor */
-		fputc(2, out);	 /* major */
-		fputc(0, out);	 /* errata */
-		fputc(2, out);	 /* uintn size */
-		u32(2);		 /* algorithms */
+		u32(0);	       /* platform class */
+		fputc(0, out); /* minor */
+		fputc(2, out); /* major */
+		fputc(0, out); /* errata */
+		fputc(2, out); /* uintn size */
+		u32(2);	       /* algorithms */
 		u16(0x0004);
 		u16(20);
 		u16(0x000b);
@@ -119,8 +119,8 @@ int main(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++) {
 		/* Types whose data tpm2_eventlog does not try to decode. */
-		static const uint32_t types[] = { 0x1, 0xd, 0x1, 0x3, 0x1,
-						  0xd, 0x1 };
+		static const uint32_t types[] = {0x1, 0xd, 0x1, 0x3,
+						 0x1, 0xd, 0x1};
 		uint32_t pcr = (uint32_t)(i % 8), type = types[i % 7];
 
 		if (no_noaction && type == 3)

@@ -40,7 +40,7 @@ static struct {
 
 static int setup(void **state)
 {
-	const char *extra[] = { "--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL };
+	const char *extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
 
 	(void)state;
 	snprintf(F.dir, sizeof(F.dir), "/tmp/att-aenr-XXXXXX");
@@ -104,9 +104,9 @@ static void config(struct agent_config *c, const char *id)
 
 	agent_config_init(c);
 	snprintf(ca, sizeof(ca), "%s/server-ca.pem", F.dir);
-	assert_int_equal(agent_config_set(c, "verifier", F.url, err,
-					  sizeof(err)),
-			 ATT_OK);
+	assert_int_equal(
+		agent_config_set(c, "verifier", F.url, err, sizeof(err)),
+		ATT_OK);
 	agent_config_set(c, "ca", ca, err, sizeof(err));
 	agent_config_set(c, "enrollment_token_file", F.token, err, sizeof(err));
 	agent_config_set(c, "state_dir", F.state, err, sizeof(err));

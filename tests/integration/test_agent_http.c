@@ -70,8 +70,8 @@ static int teardown(void **state)
 static void pinned_ca(void **state)
 {
 	struct fx *f = *state;
-	struct agent_http_resp r = { 0 };
-	const char *u[] = { f->url };
+	struct agent_http_resp r = {0};
+	const char *u[] = {f->url};
 	struct agent_http *h;
 
 	assert_int_equal(agent_http_new(u, 1, f->ca, &h), ATT_OK);
@@ -91,7 +91,7 @@ static void pinned_ca(void **state)
 
 static void no_plaintext(void **state)
 {
-	const char *u[] = { "http://127.0.0.1:1" };
+	const char *u[] = {"http://127.0.0.1:1"};
 	struct agent_http *h = NULL;
 
 	(void)state;
@@ -102,8 +102,8 @@ static void no_plaintext(void **state)
 static void failover(void **state)
 {
 	struct fx *f = *state;
-	struct agent_http_resp r = { 0 };
-	const char *u[] = { "https://127.0.0.1:1", f->url };
+	struct agent_http_resp r = {0};
+	const char *u[] = {"https://127.0.0.1:1", f->url};
 	struct agent_http *h;
 
 	assert_int_equal(agent_http_new(u, 2, f->ca, &h), ATT_OK);
@@ -124,20 +124,21 @@ static void failover(void **state)
 static void client_certificate(void **state)
 {
 	struct fx *f = *state;
-	struct agent_http_resp r = { 0 };
-	const char *u[] = { f->url };
+	struct agent_http_resp r = {0};
+	const char *u[] = {f->url};
 	struct agent_http *h;
 
 	assert_int_equal(agent_http_new(u, 1, f->ca, &h), ATT_OK);
-	assert_int_equal(agent_http_request(h, "GET", "/v1/agents", NULL, 0,
-					    &r),
-			 ATT_OK);
+	assert_int_equal(
+		agent_http_request(h, "GET", "/v1/agents", NULL, 0, &r),
+		ATT_OK);
 	assert_true(r.status == 401 || r.status == 403);
 	agent_http_resp_release(&r);
-	assert_int_equal(agent_http_set_client_cert(h, f->cert, f->key), ATT_OK);
-	assert_int_equal(agent_http_request(h, "GET", "/v1/agents", NULL, 0,
-					    &r),
+	assert_int_equal(agent_http_set_client_cert(h, f->cert, f->key),
 			 ATT_OK);
+	assert_int_equal(
+		agent_http_request(h, "GET", "/v1/agents", NULL, 0, &r),
+		ATT_OK);
 	assert_int_equal(r.status, 200);
 	agent_http_resp_release(&r);
 	agent_http_free(h);

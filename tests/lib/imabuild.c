@@ -54,7 +54,7 @@ void ib_extend(const char *alg, uint8_t *pcr, const uint8_t *d)
 void ib_record(struct att_buf *out, uint32_t pcr, const char *tdalg,
 	       const char *tname, const struct att_buf *td, int zero_digest)
 {
-	uint8_t d[64] = { 0 };
+	uint8_t d[64] = {0};
 	size_t n = ib_hash_len(tdalg);
 
 	if (!zero_digest)
@@ -70,7 +70,7 @@ void ib_record(struct att_buf *out, uint32_t pcr, const char *tdalg,
 void ib_legacy(struct att_buf *out, uint32_t pcr, const uint8_t *d20,
 	       const char *name)
 {
-	uint8_t in[20 + 256] = { 0 }, t[20];
+	uint8_t in[20 + 256] = {0}, t[20];
 	size_t nl = strlen(name);
 
 	memcpy(in, d20, 20);

@@ -53,9 +53,9 @@ static void expect_error(const char *text, const char *want)
 	char err[200] = "";
 
 	agent_config_init(&c);
-	assert_int_not_equal(agent_config_parse(&c, text, strlen(text), err,
-						sizeof(err)),
-			     ATT_OK);
+	assert_int_not_equal(
+		agent_config_parse(&c, text, strlen(text), err, sizeof(err)),
+		ATT_OK);
 	if (!strstr(err, want))
 		print_message("'%s' lacks '%s'\n", err, want);
 	assert_non_null(strstr(err, want));

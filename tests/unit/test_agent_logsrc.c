@@ -39,9 +39,9 @@ static void append(struct fixture *f, size_t count)
 
 		snprintf(name, sizeof(name), "/usr/bin/f%zu", f->n);
 		ib_ima_ng(&f->all, name, name);
-		assert_int_equal(write(f->fd, f->all.data + before,
-				       f->all.len - before),
-				 (ssize_t)(f->all.len - before));
+		assert_int_equal(
+			write(f->fd, f->all.data + before, f->all.len - before),
+			(ssize_t)(f->all.len - before));
 		f->starts[f->n++] = before;
 	}
 	f->starts[f->n] = f->all.len;
@@ -138,9 +138,8 @@ static void malformed_tail(void **state)
 	assert_int_equal(agent_log_open("ima", f->path, 10, ATT_HASH_SHA1, &l),
 			 ATT_OK);
 	att_buf_init(&out, 0);
-	assert_int_not_equal(agent_log_read(l, 0, SIZE_MAX, &out, &count,
-					    &more),
-			     ATT_OK);
+	assert_int_not_equal(
+		agent_log_read(l, 0, SIZE_MAX, &out, &count, &more), ATT_OK);
 	att_buf_release(&out);
 	agent_log_free(l);
 	assert_int_equal(agent_log_open("ima", "/nonexistent/list", 10,
@@ -152,7 +151,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(incremental, setup, teardown),
-		cmocka_unit_test_setup_teardown(malformed_tail, setup, teardown),
+		cmocka_unit_test_setup_teardown(malformed_tail, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

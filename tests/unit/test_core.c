@@ -18,7 +18,7 @@
 
 static void rd_no_advance_on_failure(void **state)
 {
-	const uint8_t in[] = { 1, 2, 3 };
+	const uint8_t in[] = {1, 2, 3};
 	struct att_rd r;
 	uint32_t v;
 	uint16_t s;
@@ -39,8 +39,8 @@ static void rd_no_advance_on_failure(void **state)
 static void rd_lv32_caps_and_overflow(void **state)
 {
 	/* length 0xffffffff must not wrap any offset computation */
-	const uint8_t huge[] = { 0xff, 0xff, 0xff, 0xff, 'a' };
-	const uint8_t ok[] = { 2, 0, 0, 0, 'h', 'i', 'x' };
+	const uint8_t huge[] = {0xff, 0xff, 0xff, 0xff, 'a'};
+	const uint8_t ok[] = {2, 0, 0, 0, 'h', 'i', 'x'};
 	const uint8_t *p;
 	struct att_rd r;
 	uint32_t n;
@@ -63,7 +63,7 @@ static void rd_lv32_caps_and_overflow(void **state)
 
 static void rd_integers(void **state)
 {
-	const uint8_t in[] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	const uint8_t in[] = {1, 2, 3, 4, 5, 6, 7, 8};
 	struct att_rd r;
 	uint64_t v;
 
@@ -98,7 +98,7 @@ static void buf_cap(void **state)
 
 static void hex_codec(void **state)
 {
-	const uint8_t in[] = { 0x00, 0xab, 0xff };
+	const uint8_t in[] = {0x00, 0xab, 0xff};
 	uint8_t out[4];
 	char hex[7];
 	size_t n;
@@ -118,8 +118,8 @@ static void hex_codec(void **state)
 static void b64_codec(void **state)
 {
 	static const char *const vec[][2] = {
-		{ "", "" },	    { "f", "Zg==" },	  { "fo", "Zm8=" },
-		{ "foo", "Zm9v" }, { "foob", "Zm9vYg==" }, { "fooba", "Zm9vYmE=" },
+		{"", ""},	 {"f", "Zg=="},	       {"fo", "Zm8="},
+		{"foo", "Zm9v"}, {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="},
 	};
 	uint8_t out[16];
 	char enc[16];
@@ -146,7 +146,7 @@ static void b64_codec(void **state)
 
 static void escape_paths(void **state)
 {
-	const uint8_t p[] = { '/', 'a', ' ', 'b', '\n', 0xc3, 0xa9, '\\' };
+	const uint8_t p[] = {'/', 'a', ' ', 'b', '\n', 0xc3, 0xa9, '\\'};
 	struct att_buf b;
 
 	(void)state;

@@ -40,8 +40,9 @@ static void ima_ng_fields(void **state)
 	(void)state;
 	att_buf_init(&b, 0);
 	ib_ima_ng(&b, "/usr/bin/with space", "content");
-	assert_int_equal(read_one(&b, ATT_IMA_FMT_BINARY, ATT_HASH_SHA1, &e, &r),
-			 ATT_OK);
+	assert_int_equal(
+		read_one(&b, ATT_IMA_FMT_BINARY, ATT_HASH_SHA1, &e, &r),
+		ATT_OK);
 	ib_hash("sha256", "content", 7, d);
 	assert_int_equal(e.pcr, 10);
 	assert_string_equal(e.template_name, "ima-ng");
@@ -63,8 +64,8 @@ static void ima_ng_fields(void **state)
 static void every_template(void **state)
 {
 	static const char *const names[] = {
-		"ima-sig",   "ima-buf", "ima-modsig", "d-ng|n-ng",
-		"d-ng|n-ng|sig|buf", "evm-sig",
+		"ima-sig",   "ima-buf",		  "ima-modsig",
+		"d-ng|n-ng", "d-ng|n-ng|sig|buf", "evm-sig",
 	};
 	size_t i;
 
@@ -74,14 +75,14 @@ static void every_template(void **state)
 		struct att_ima_reader *r;
 		struct att_ima_entry e;
 		struct att_buf td, b;
-		uint8_t d[32] = { 1 };
+		uint8_t d[32] = {1};
 		unsigned int f;
 		uint16_t mode = 0644;
 		uint32_t id = 0;
 
-		assert_int_equal(att_ima_template_parse(names[i],
-							strlen(names[i]), &t),
-				 ATT_OK);
+		assert_int_equal(
+			att_ima_template_parse(names[i], strlen(names[i]), &t),
+			ATT_OK);
 		att_buf_init(&td, 0);
 		att_buf_init(&b, 0);
 		for (f = 0; f < t.nfields; f++) {
@@ -107,9 +108,9 @@ static void every_template(void **state)
 			}
 		}
 		ib_record(&b, 10, "sha1", names[i], &td, 0);
-		assert_int_equal(read_one(&b, ATT_IMA_FMT_AUTO, ATT_HASH_SHA1,
-					  &e, &r),
-				 ATT_OK);
+		assert_int_equal(
+			read_one(&b, ATT_IMA_FMT_AUTO, ATT_HASH_SHA1, &e, &r),
+			ATT_OK);
 		assert_int_equal(e.tmpl.nfields, t.nfields);
 		assert_int_equal(e.path_len, 6);
 		assert_non_null(e.file_digest);
@@ -129,13 +130,14 @@ static void legacy_template(void **state)
 	struct att_ima_reader *r;
 	struct att_ima_entry e;
 	struct att_buf b;
-	uint8_t d[20] = { 9, 8, 7 }, in[276] = { 0 }, t[20];
+	uint8_t d[20] = {9, 8, 7}, in[276] = {0}, t[20];
 
 	(void)state;
 	att_buf_init(&b, 0);
 	ib_legacy(&b, 10, d, "/sbin/init");
-	assert_int_equal(read_one(&b, ATT_IMA_FMT_BINARY, ATT_HASH_SHA1, &e, &r),
-			 ATT_OK);
+	assert_int_equal(
+		read_one(&b, ATT_IMA_FMT_BINARY, ATT_HASH_SHA1, &e, &r),
+		ATT_OK);
 	assert_true(e.tmpl.legacy);
 	assert_int_equal(e.file_alg, ATT_HASH_SHA1);
 	assert_memory_equal(e.file_digest, d, 20);
@@ -164,10 +166,10 @@ static void truncated_everywhere(void **state)
 		struct att_ima_entry e;
 		int rc, n = 0;
 
-		assert_int_equal(att_ima_reader_new_mem(b.data, cut,
-							ATT_IMA_FMT_BINARY,
-							ATT_HASH_SHA1, NULL, &r),
-				 ATT_OK);
+		assert_int_equal(
+			att_ima_reader_new_mem(b.data, cut, ATT_IMA_FMT_BINARY,
+					       ATT_HASH_SHA1, NULL, &r),
+			ATT_OK);
 		while ((rc = att_ima_reader_next(r, &e)) == ATT_OK)
 			n++;
 		if (cut == 0 || cut == b.len / 2)
@@ -200,11 +202,11 @@ static int read_err(const struct att_buf *b)
 static void hostile_lengths(void **state)
 {
 	struct att_buf b, td;
-	uint8_t z[20] = { 0 }, d[32] = { 0 };
+	uint8_t z[20] = {0}, d[32] = {0};
 
 	(void)state;
 	/* template name length 0, over the cap, and 0xffffffff */
-	const uint32_t names[] = { 0, 256, 0xffffffffu };
+	const uint32_t names[] = {0, 256, 0xffffffffu};
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
@@ -259,7 +261,7 @@ static void hostile_lengths(void **state)
 static void bad_templates_and_digests(void **state)
 {
 	struct att_buf b, td;
-	uint8_t d[32] = { 0 };
+	uint8_t d[32] = {0};
 
 	(void)state;
 	/* unknown template */
@@ -315,7 +317,7 @@ static void bad_templates_and_digests(void **state)
 
 static void violations_both_sizes(void **state)
 {
-	size_t sizes[] = { 20, 32 };
+	size_t sizes[] = {20, 32};
 	size_t i;
 
 	(void)state;
@@ -323,16 +325,16 @@ static void violations_both_sizes(void **state)
 		struct att_ima_reader *r;
 		struct att_ima_entry e;
 		struct att_buf b, td;
-		uint8_t z[32] = { 0 };
+		uint8_t z[32] = {0};
 
 		att_buf_init(&td, 0);
 		att_buf_init(&b, 0);
 		ib_dng(&td, "sha256", z, sizes[i]);
 		ib_nng(&td, "/tmp/open-writer");
 		ib_record(&b, 10, "sha1", "ima-ng", &td, 1);
-		assert_int_equal(read_one(&b, ATT_IMA_FMT_BINARY,
-					  ATT_HASH_SHA1, &e, &r),
-				 ATT_OK);
+		assert_int_equal(
+			read_one(&b, ATT_IMA_FMT_BINARY, ATT_HASH_SHA1, &e, &r),
+			ATT_OK);
 		assert_true(e.violation);
 		assert_int_equal(e.file_digest_len, sizes[i]);
 		att_ima_reader_free(r);
@@ -346,7 +348,7 @@ static void per_bank_digest_file(void **state)
 	struct att_ima_reader *r;
 	struct att_ima_entry e;
 	struct att_buf b, td;
-	uint8_t d[32] = { 5 }, t[32];
+	uint8_t d[32] = {5}, t[32];
 
 	(void)state;
 	att_buf_init(&td, 0);
@@ -354,9 +356,9 @@ static void per_bank_digest_file(void **state)
 	ib_dng(&td, "sha256", d, 32);
 	ib_nng(&td, "/x");
 	ib_record(&b, 10, "sha256", "ima-ng", &td, 0);
-	assert_int_equal(read_one(&b, ATT_IMA_FMT_BINARY, ATT_HASH_SHA256, &e,
-				  &r),
-			 ATT_OK);
+	assert_int_equal(
+		read_one(&b, ATT_IMA_FMT_BINARY, ATT_HASH_SHA256, &e, &r),
+		ATT_OK);
 	ib_hash("sha256", td.data, td.len, t);
 	assert_memory_equal(e.tdigest, t, 32);
 	att_ima_reader_free(r);
@@ -398,10 +400,12 @@ static void ascii_matches_binary(void **state)
 	att_buf_append_str(&a, line);
 	assert_int_equal(att_ima_detect(a.data, a.len), ATT_IMA_FMT_ASCII);
 	assert_int_equal(att_ima_detect(b.data, b.len), ATT_IMA_FMT_BINARY);
-	assert_int_equal(read_one(&b, ATT_IMA_FMT_AUTO, ATT_HASH_SHA1, &eb, &rb),
-			 ATT_OK);
-	assert_int_equal(read_one(&a, ATT_IMA_FMT_AUTO, ATT_HASH_SHA1, &ea, &ra),
-			 ATT_OK);
+	assert_int_equal(
+		read_one(&b, ATT_IMA_FMT_AUTO, ATT_HASH_SHA1, &eb, &rb),
+		ATT_OK);
+	assert_int_equal(
+		read_one(&a, ATT_IMA_FMT_AUTO, ATT_HASH_SHA1, &ea, &ra),
+		ATT_OK);
 	assert_int_equal(ea.hash_input_len, eb.hash_input_len);
 	assert_memory_equal(ea.hash_input, eb.hash_input, eb.hash_input_len);
 	assert_memory_equal(ea.tdigest, eb.tdigest, 20);
@@ -446,8 +450,8 @@ static void ascii_hostile(void **state)
 	assert_int_equal(ascii_err(line), ATT_E_FORMAT);
 	snprintf(line, sizeof(line), "10 %s ima-zz sha256:00 /x\n", h40);
 	assert_int_equal(ascii_err(line), ATT_E_UNSUPPORTED);
-	snprintf(line, sizeof(line), "10 %s ima-ng sha256:%s%s%s /x", h40,
-		 h40, h40, "0123456789012345678901234");
+	snprintf(line, sizeof(line), "10 %s ima-ng sha256:%s%s%s /x", h40, h40,
+		 h40, "0123456789012345678901234");
 	assert_int_equal(ascii_err(line), ATT_E_TRUNCATED);
 	snprintf(line, sizeof(line), "10 %s ima-sig sha256:00\n", h40);
 	assert_int_equal(ascii_err(line), ATT_E_FORMAT);

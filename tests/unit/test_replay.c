@@ -34,25 +34,26 @@ struct expect {
 /* Builds NENT entries (entry 5 a violation) and the PCR after each. */
 static void build(struct att_buf *list, struct expect *x)
 {
-	uint8_t p1[20] = { 0 }, p256[32] = { 0 }, pad[32] = { 0 },
-		p384[48] = { 0 };
+	uint8_t p1[20] = {0}, p256[32] = {0}, pad[32] = {0}, p384[48] = {0};
 	int i;
 
 	att_buf_init(list, 0);
 	memset(x, 0, sizeof(*x));
 	for (i = 0; i < NENT; i++) {
 		struct att_buf td;
-		uint8_t d[32], t1[20], t256[32], t384[48], tp[32] = { 0 };
+		uint8_t d[32], t1[20], t256[32], t384[48], tp[32] = {0};
 		char path[32];
 		int viol = i == 5;
 
 		att_buf_init(&td, 0);
 		snprintf(path, sizeof(path), "/bin/p%d", i);
 		ib_hash("sha256", path, strlen(path), d);
-		ib_dng(&td, "sha256", viol ? (const uint8_t *)"\0\0\0\0\0\0\0\0"
-					     "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
-					     "\0\0\0\0\0\0\0\0" :
-					     d,
+		ib_dng(&td, "sha256",
+		       viol ? (const uint8_t
+				       *)"\0\0\0\0\0\0\0\0"
+					 "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0"
+					 "\0\0\0\0\0\0\0\0"
+			    : d,
 		       32);
 		ib_nng(&td, path);
 		ib_record(list, 10, "sha1", "ima-ng", &td, viol);
@@ -104,8 +105,8 @@ static void replay_all(struct att_replay *rp, const struct att_buf *list,
 
 static void three_banks(void **state)
 {
-	const enum att_hash banks[] = { ATT_HASH_SHA1, ATT_HASH_SHA256,
-					ATT_HASH_SHA384 };
+	const enum att_hash banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256,
+				       ATT_HASH_SHA384};
 	struct att_replay *rp;
 	struct att_buf list;
 	struct expect x;
@@ -131,7 +132,7 @@ static void three_banks(void **state)
 
 static void prefix_match_and_rule(void **state)
 {
-	const enum att_hash banks[] = { ATT_HASH_SHA1, ATT_HASH_SHA256 };
+	const enum att_hash banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 	struct att_replay *rp;
 	struct att_pcrs q;
 	struct att_buf list;
@@ -156,8 +157,8 @@ static void prefix_match_and_rule(void **state)
 				assert_int_equal(n, (size_t)k);
 				matches++;
 				assert_int_equal(att_replay_state(rp)->rule,
-						 legacy ? ATT_RULE_SHA1_PADDED :
-							  ATT_RULE_NG);
+						 legacy ? ATT_RULE_SHA1_PADDED
+							: ATT_RULE_NG);
 			}
 		}
 		assert_int_equal(matches, 1);
@@ -173,7 +174,7 @@ static void prefix_match_and_rule(void **state)
 
 static void state_roundtrip_incremental(void **state)
 {
-	const enum att_hash banks[] = { ATT_HASH_SHA1, ATT_HASH_SHA256 };
+	const enum att_hash banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 	struct att_replay_state st2;
 	struct att_replay *a, *b;
 	struct att_buf list;
@@ -186,9 +187,9 @@ static void state_roundtrip_incremental(void **state)
 	assert_int_equal(att_replay_new(banks, 2, &a), ATT_OK);
 	assert_int_equal(att_replay_new(banks, 2, &b), ATT_OK);
 	replay_all(a, &list, 7, 0, 0);
-	assert_int_equal(att_replay_state_encode(att_replay_state(a), &enc,
-						 &enclen),
-			 ATT_OK);
+	assert_int_equal(
+		att_replay_state_encode(att_replay_state(a), &enc, &enclen),
+		ATT_OK);
 	assert_int_equal(att_replay_state_decode(enc, enclen, &st2), ATT_OK);
 	assert_int_equal(att_replay_restore(b, &st2), ATT_OK);
 	replay_all(b, &list, NENT, st2.next_index, st2.next_offset);
@@ -206,8 +207,8 @@ static void state_roundtrip_incremental(void **state)
 	free(enc);
 	/* a state for other banks is refused */
 	{
-		const enum att_hash other[] = { ATT_HASH_SHA384,
-						ATT_HASH_SHA256 };
+		const enum att_hash other[] = {ATT_HASH_SHA384,
+					       ATT_HASH_SHA256};
 		struct att_replay *c;
 
 		assert_int_equal(att_replay_new(other, 2, &c), ATT_OK);
@@ -222,7 +223,7 @@ static void state_roundtrip_incremental(void **state)
 
 static void bad_template_hash_detected(void **state)
 {
-	const enum att_hash banks[] = { ATT_HASH_SHA1, ATT_HASH_SHA256 };
+	const enum att_hash banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 	struct att_ima_reader *r;
 	struct att_replay *rp;
 	struct att_ima_entry e;
@@ -281,8 +282,11 @@ static void pcr_files(void **state)
 			    "00112233445566778899aabbccddeeff00112233\n\n";
 	const char *json = "{\"sha256\": {\"10\": \"000102030405060708090a0b0c0"
 			   "d0e0f101112131415161718191a1b1c1d1e1f\"}}";
-	const char *yaml = "sha1:\n  0 : 0x0000000000000000000000000000000000000000\n"
-			   "sha256:\n  10: 0x000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D1E1F\n";
+	const char *yaml =
+		"sha1:\n  0 : 0x0000000000000000000000000000000000000000\n"
+		"sha256:\n  10: "
+		"0x000102030405060708090A0B0C0D0E0F101112131415161718191A1B1C1D"
+		"1E1F\n";
 	struct att_pcrs p;
 	char err[200];
 
@@ -313,12 +317,13 @@ static void pcr_files(void **state)
 					      "bbccddeeff00112233\n",
 					      49, err, sizeof(err)),
 			 ATT_E_FORMAT);
-	assert_int_equal(att_pcrs_parse_json(&p, "{\"sha256\": {\"x\": \"00\"}}",
+	assert_int_equal(att_pcrs_parse_json(&p,
+					     "{\"sha256\": {\"x\": \"00\"}}",
 					     24, err, sizeof(err)),
 			 ATT_E_FORMAT);
-	assert_int_equal(att_pcrs_parse_any(&p, ATT_HASH_NONE, "", 0, err,
-					    sizeof(err)),
-			 ATT_E_FORMAT);
+	assert_int_equal(
+		att_pcrs_parse_any(&p, ATT_HASH_NONE, "", 0, err, sizeof(err)),
+		ATT_E_FORMAT);
 }
 
 int main(void)

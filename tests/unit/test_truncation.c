@@ -21,10 +21,12 @@
 
 static const char ascii_list[] =
 	"10 8a1d0bd8d0d85e1fa4a3fd7ba49d6e0ba0b2bd8f ima-ng "
-	"sha256:0d5b9c0f4b1c4ad4d7b6d4d9f4e3a7cbe9c0ec66ba2b7e0e4a0be9ac2a3d9e1c "
+	"sha256:"
+	"0d5b9c0f4b1c4ad4d7b6d4d9f4e3a7cbe9c0ec66ba2b7e0e4a0be9ac2a3d9e1c "
 	"boot_aggregate\n"
 	"10 0000000000000000000000000000000000000000 ima-sig "
-	"sha256:0000000000000000000000000000000000000000000000000000000000000000 "
+	"sha256:"
+	"0000000000000000000000000000000000000000000000000000000000000000 "
 	"/tmp/x y \n";
 
 static const char wl_json[] =
@@ -50,9 +52,9 @@ static void ascii_every_offset(void **state)
 		struct att_ima_entry e;
 		int rc, n = 0;
 
-		assert_int_equal(att_ima_reader_new_mem(ascii_list, cut,
-							ATT_IMA_FMT_ASCII,
-							ATT_HASH_SHA1, NULL, &r),
+		assert_int_equal(att_ima_reader_new_mem(
+					 ascii_list, cut, ATT_IMA_FMT_ASCII,
+					 ATT_HASH_SHA1, NULL, &r),
 				 ATT_OK);
 		while ((rc = att_ima_reader_next(r, &e)) == ATT_OK)
 			n++;
@@ -86,7 +88,8 @@ static void whitelist_every_offset(void **state)
 		assert_int_equal(att_wl_load_json(wl_json, sizeof(wl_json) - 1,
 						  NULL, &wl, err, sizeof(err)),
 				 ATT_OK);
-		assert_int_equal(att_wl_violations(wl), ATT_WL_VIOLATIONS_ALLOW);
+		assert_int_equal(att_wl_violations(wl),
+				 ATT_WL_VIOLATIONS_ALLOW);
 		att_wl_free(wl);
 	}
 }

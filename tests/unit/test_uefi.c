@@ -20,7 +20,7 @@
 static void header(struct att_buf *b, const uint16_t *algs,
 		   const uint16_t *sizes, unsigned int n, uint8_t vendor)
 {
-	uint8_t z[20] = { 0 };
+	uint8_t z[20] = {0};
 	unsigned int i;
 
 	att_buf_append_u32le(b, 0);
@@ -63,7 +63,7 @@ static void event2(struct att_buf *b, uint32_t pcr, uint32_t type,
 	att_buf_append(b, data, strlen(data));
 }
 
-static const uint16_t algs2[] = { 4, 11 }, sizes2[] = { 20, 32 };
+static const uint16_t algs2[] = {4, 11}, sizes2[] = {20, 32};
 
 static int parse(const struct att_buf *b, char *err)
 {
@@ -78,7 +78,7 @@ static void good_log_and_replay(void **state)
 	struct att_uefi_info info;
 	struct att_pcrs p;
 	struct att_buf b;
-	uint8_t want[32] = { 0 }, d[32];
+	uint8_t want[32] = {0}, d[32];
 	char err[200];
 
 	(void)state;
@@ -105,8 +105,8 @@ static void startup_locality(void **state)
 	struct att_uefi_info info;
 	struct att_pcrs p;
 	struct att_buf b;
-	uint8_t want[32] = { 0 }, d[32];
-	uint8_t z[52] = { 0 };
+	uint8_t want[32] = {0}, d[32];
+	uint8_t z[52] = {0};
 	uint16_t a1 = 4, a256 = 11;
 	char err[200];
 
@@ -149,7 +149,7 @@ static void cut_everywhere(void **state)
 	first = b.len;
 	event2(&b, 1, 1, "bb");
 	for (cut = 0; cut < b.len; cut++) {
-		struct att_buf c = { .data = b.data, .len = cut };
+		struct att_buf c = {.data = b.data, .len = cut};
 		int rc = parse(&c, err);
 
 		/* a prefix ending between records is a shorter, valid log */
@@ -169,9 +169,9 @@ static void cut_everywhere(void **state)
 
 static void hostile(void **state)
 {
-	const uint16_t unknown[] = { 4, 0x99 }, usize[] = { 20, 32 };
-	const uint16_t badsize[] = { 4, 11 }, bsize[] = { 20, 20 };
-	const uint16_t dup[] = { 11, 11 }, dsize[] = { 32, 32 };
+	const uint16_t unknown[] = {4, 0x99}, usize[] = {20, 32};
+	const uint16_t badsize[] = {4, 11}, bsize[] = {20, 20};
+	const uint16_t dup[] = {11, 11}, dsize[] = {32, 32};
 	struct att_buf b;
 	char err[200];
 
@@ -220,7 +220,7 @@ static void sha1_only_log(void **state)
 	struct att_uefi_info info;
 	struct att_pcrs p;
 	struct att_buf b;
-	uint8_t d[20], want[20] = { 0 };
+	uint8_t d[20], want[20] = {0};
 	char err[200];
 
 	(void)state;

@@ -61,7 +61,7 @@ static enum att_verdict judge(const struct att_wl *wl, const char *tmpl,
 	struct att_judgement j;
 	struct att_ima_entry e;
 	struct att_buf td, b;
-	uint8_t z[32] = { 0 };
+	uint8_t z[32] = {0};
 
 	att_buf_init(&td, 0);
 	att_buf_init(&b, 0);
@@ -138,15 +138,15 @@ static void verdicts(void **state)
 	assert_int_equal(judge(wl, "ima-buf", ".builtin_trusted_keys", d1, 0,
 			       (const uint8_t *)"one", 3),
 			 ATT_V_IGNORED_KEYRING);
-	assert_int_equal(judge(wl, "ima-buf", ".evm", d1, 0,
-			       (const uint8_t *)"one", 3),
-			 ATT_V_UNKNOWN_PATH);
-	assert_int_equal(judge(wl, "ima-buf", ".ima", d1, 0,
-			       (const uint8_t *)"two", 3),
-			 ATT_V_BUF_DIGEST_BAD);
-	assert_int_equal(judge(wl, "ima-buf", ".ima", d1, 0,
-			       (const uint8_t *)"one", 3),
-			 ATT_V_HASH_MISMATCH);
+	assert_int_equal(
+		judge(wl, "ima-buf", ".evm", d1, 0, (const uint8_t *)"one", 3),
+		ATT_V_UNKNOWN_PATH);
+	assert_int_equal(
+		judge(wl, "ima-buf", ".ima", d1, 0, (const uint8_t *)"two", 3),
+		ATT_V_BUF_DIGEST_BAD);
+	assert_int_equal(
+		judge(wl, "ima-buf", ".ima", d1, 0, (const uint8_t *)"one", 3),
+		ATT_V_HASH_MISMATCH);
 	att_wl_free(wl);
 	/* violations allowed by policy */
 	wl = load("{\"attest\": {\"violations\": \"allow\"}}");
@@ -187,13 +187,12 @@ static void legacy_allowlist(void **state)
 						NULL, &wl, err, sizeof(err)),
 			     ATT_OK);
 	assert_non_null(strstr(err, "line 1"));
-	assert_int_not_equal(att_wl_load_legacy(h1, 64, NULL, 0, NULL, &wl,
-						err, sizeof(err)),
+	assert_int_not_equal(att_wl_load_legacy(h1, 64, NULL, 0, NULL, &wl, err,
+						sizeof(err)),
 			     ATT_OK);
 	assert_non_null(strstr(err, "no path"));
-	assert_int_not_equal(att_wl_load_legacy(allow, strlen(allow),
-						"([\n", 3, NULL, &wl, err,
-						sizeof(err)),
+	assert_int_not_equal(att_wl_load_legacy(allow, strlen(allow), "([\n", 3,
+						NULL, &wl, err, sizeof(err)),
 			     ATT_OK);
 	assert_non_null(strstr(err, "excludes[0]"));
 }
@@ -218,13 +217,16 @@ static void malformed_documents(void **state)
 	load_err("{\"release\": \"x\"}", "release");
 	load_err("{\"attest\": {\"violations\": \"maybe\"}}",
 		 "attest.violations");
-	load_err("{\"digests\": {}, \"digests\": {}}", "duplicate key 'digests'");
+	load_err("{\"digests\": {}, \"digests\": {}}",
+		 "duplicate key 'digests'");
 	load_err("{\"digests\": {\"/a\": [], \"/b\": [], \"/a\": []}}",
 		 "duplicate key '/a'");
 	load_err("{\"digests\": {}} x", "at byte 16");
 	load_err("{\"digests\": {\"/\xff\": []}}", "JSON error");
 	load_err("[1, 2", "must be a JSON object");
-	load_err("{\"digests\": {\"/a\": [\"0123456789012345678901234567890123456789\"", "JSON ends early");
+	load_err("{\"digests\": {\"/a\": "
+		 "[\"0123456789012345678901234567890123456789\"",
+		 "JSON ends early");
 	load_err("{\"verification-keys\": \"-----BEGIN nonsense\"}",
 		 "verification-keys");
 	memcpy(deep, "{\"meta\": ", 9);
@@ -233,7 +235,9 @@ static void malformed_documents(void **state)
 	deep[60] = '\0';
 	load_err(deep, "nesting too deep");
 	load_err("{\"digests\": {\"/a\": [[[]]]}}", "digests[\"/a\"][0]");
-	load_err("{\"digests\": {\"/a\": [\"0123456789012345678901234567890123456789\",]}}", "JSON error");
+	load_err("{\"digests\": {\"/a\": "
+		 "[\"0123456789012345678901234567890123456789\",]}}",
+		 "JSON error");
 	load_err("{\"digests\": {\"/a\\u0000b\": []}}", "NUL");
 	load_err("{\"digests\": {\"/a\\ud800\": []}}", "surrogate");
 	load_err("{\"meta\": {\"a\": 1, \"a\": 2}}", "duplicate key 'a'");
@@ -334,7 +338,8 @@ static void signatures(void **state)
 		att_b64_encode(spki, (size_t)spkilen, b64);
 		json = malloc(strlen(b64) + 200);
 		sprintf(json,
-			"{\"verification-keys\": \"{\\\"meta\\\": {\\\"version\\\""
+			"{\"verification-keys\": \"{\\\"meta\\\": "
+			"{\\\"version\\\""
 			": 1}, \\\"pubkeys\\\": [\\\"%s\\\"]}\"}",
 			b64);
 		free(b64);

@@ -23,7 +23,7 @@
 #include "wlcli.h"
 
 #define WL_MAX_BYTES (256u << 20)
-#define MAX_BANKS 4
+#define MAX_BANKS    4
 
 void wlcli_check_usage(void)
 {
@@ -151,17 +151,17 @@ static int load_pcrs(struct check_args *a, const char *arg)
 static int parse_args(int argc, char **argv, struct check_args *a)
 {
 	static const struct option opts[] = {
-		{ "pcrs", required_argument, NULL, 'p' },
-		{ "pcr", required_argument, NULL, 'n' },
-		{ "excludes", required_argument, NULL, 'x' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "list-hash", required_argument, NULL, 'l' },
-		{ "bank", required_argument, NULL, 'b' },
-		{ "replay-only", no_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "max-failures", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"pcrs", required_argument, NULL, 'p'},
+		{"pcr", required_argument, NULL, 'n'},
+		{"excludes", required_argument, NULL, 'x'},
+		{"format", required_argument, NULL, 'f'},
+		{"list-hash", required_argument, NULL, 'l'},
+		{"bank", required_argument, NULL, 'b'},
+		{"replay-only", no_argument, NULL, 'r'},
+		{"json", no_argument, NULL, 'j'},
+		{"max-failures", required_argument, NULL, 'm'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	char *end;
 	unsigned long v;
@@ -198,8 +198,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			else if (!strcmp(optarg, "ascii"))
 				a->fmt = ATT_IMA_FMT_ASCII;
 			else {
-				fprintf(stderr, "attest-whitelist: bad "
-						"--format '%s'\n",
+				fprintf(stderr,
+					"attest-whitelist: bad "
+					"--format '%s'\n",
 					optarg);
 				return ATT_E_INVAL;
 			}
@@ -224,8 +225,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
 			if (errno || *end || !v || v > 10000000) {
-				fprintf(stderr, "attest-whitelist: bad "
-						"--max-failures '%s'\n",
+				fprintf(stderr,
+					"attest-whitelist: bad "
+					"--max-failures '%s'\n",
 					optarg);
 				return ATT_E_INVAL;
 			}
@@ -248,10 +250,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 	if (!a->pcr_mask)
 		a->pcr_mask = 1u << 10;
 	if (!a->nbanks) {
-		static const enum att_hash pref[] = { ATT_HASH_SHA1,
-						      ATT_HASH_SHA256,
-						      ATT_HASH_SHA384,
-						      ATT_HASH_SHA512 };
+		static const enum att_hash pref[] = {
+			ATT_HASH_SHA1, ATT_HASH_SHA256, ATT_HASH_SHA384,
+			ATT_HASH_SHA512};
 		unsigned int i;
 
 		for (i = 0; i < 4; i++)
@@ -312,9 +313,9 @@ static char *escaped(const char *p, size_t n)
 
 static const char *status_name(enum att_check_status s)
 {
-	return s == ATT_CHECK_TRUSTED	? "trusted" :
-	       s == ATT_CHECK_UNTRUSTED ? "untrusted" :
-					  "error";
+	return s == ATT_CHECK_TRUSTED	  ? "trusted"
+	       : s == ATT_CHECK_UNTRUSTED ? "untrusted"
+					  : "error";
 }
 
 static void print_text(const struct check_args *a,
@@ -350,12 +351,13 @@ static void print_text(const struct check_args *a,
 	printf("\n");
 	if (res->replay_compared)
 		printf("replay: %s\n",
-		       res->replay_matched ?
-			       (res->rule == ATT_RULE_SHA1_PADDED ?
-					"matches the PCR values (padded SHA-1 "
-					"rule of kernels before 5.8)" :
-					"matches the PCR values") :
-			       "does NOT match the PCR values at any prefix");
+		       res->replay_matched
+			       ? (res->rule == ATT_RULE_SHA1_PADDED
+					  ? "matches the PCR values (padded "
+					    "SHA-1 "
+					    "rule of kernels before 5.8)"
+					  : "matches the PCR values")
+			       : "does NOT match the PCR values at any prefix");
 	else
 		printf("replay: not compared (no --pcrs given)\n");
 	if (res->counts[ATT_V_UNCHECKED])
@@ -372,16 +374,16 @@ static void print_json(const struct check_args *a,
 	size_t i;
 	int v;
 
-	json_object_object_add(o, "result",
-			       json_object_new_string(status_name(res->status)));
-	json_object_object_add(o, "list",
-			       json_object_new_string(a->list_path));
+	json_object_object_add(
+		o, "result", json_object_new_string(status_name(res->status)));
+	json_object_object_add(o, "list", json_object_new_string(a->list_path));
 	json_object_object_add(o, "entries",
 			       json_object_new_int64((int64_t)res->entries));
 	json_object_object_add(o, "verified",
 			       json_object_new_int64((int64_t)res->verified));
 	json_object_object_add(
-		o, "failing", json_object_new_int64((int64_t)res->failures_total));
+		o, "failing",
+		json_object_new_int64((int64_t)res->failures_total));
 	json_object_object_add(
 		o, "failing_unverified",
 		json_object_new_int64((int64_t)res->failures_unverified));
@@ -390,9 +392,9 @@ static void print_json(const struct check_args *a,
 	json_object_object_add(o, "replay_matched",
 			       json_object_new_boolean(res->replay_matched));
 	if (res->status == ATT_CHECK_ERROR) {
-		json_object_object_add(o, "error",
-				       json_object_new_string(
-					       att_errname(res->error)));
+		json_object_object_add(
+			o, "error",
+			json_object_new_string(att_errname(res->error)));
 		json_object_object_add(o, "message",
 				       json_object_new_string(res->errmsg));
 	}
@@ -409,8 +411,8 @@ static void print_json(const struct check_args *a,
 		struct json_object *fo = json_object_new_object();
 		char *p = escaped(f->path, f->path_len);
 
-		json_object_object_add(fo, "index",
-				       json_object_new_int64((int64_t)f->index));
+		json_object_object_add(
+			fo, "index", json_object_new_int64((int64_t)f->index));
 		json_object_object_add(fo, "pcr",
 				       json_object_new_int((int)f->pcr));
 		json_object_object_add(fo, "path",
@@ -420,19 +422,20 @@ static void print_json(const struct check_args *a,
 			json_object_new_string(att_verdict_name(f->verdict)));
 		if (f->detail[0])
 			json_object_object_add(
-				fo, "detail", json_object_new_string(f->detail));
+				fo, "detail",
+				json_object_new_string(f->detail));
 		json_object_array_add(fails, fo);
 		free(p);
 	}
 	json_object_object_add(o, "failures", fails);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
 int wlcli_check(int argc, char **argv)
 {
-	struct att_check_opts opts = { 0 };
+	struct att_check_opts opts = {0};
 	struct att_ima_reader *r = NULL;
 	struct att_check_result res;
 	struct att_replay *rp = NULL;
@@ -476,9 +479,9 @@ int wlcli_check(int argc, char **argv)
 	if (res.status == ATT_CHECK_ERROR)
 		fprintf(stderr, "attest-whitelist: %s: %s\n", a.list_path,
 			res.errmsg);
-	ret = res.status == ATT_CHECK_TRUSTED	? WLCLI_EXIT_OK :
-	      res.status == ATT_CHECK_UNTRUSTED ? WLCLI_EXIT_UNTRUSTED :
-						  WLCLI_EXIT_ERROR;
+	ret = res.status == ATT_CHECK_TRUSTED	  ? WLCLI_EXIT_OK
+	      : res.status == ATT_CHECK_UNTRUSTED ? WLCLI_EXIT_UNTRUSTED
+						  : WLCLI_EXIT_ERROR;
 	att_check_result_release(&res);
 out:
 	att_replay_free(rp);

@@ -21,8 +21,10 @@
 
 /* Never part of a measured system image, or changing all the time. */
 static const char *const default_excludes[] = {
-	"/proc/", "/sys/", "/dev/", "/run/", "/tmp/", "/var/tmp/",
-	"/var/log/", "/var/cache/", "/var/lib/apt/lists/", "/lost\\+found/",
+	"/proc/",	  "/sys/",	 "/dev/",
+	"/run/",	  "/tmp/",	 "/var/tmp/",
+	"/var/log/",	  "/var/cache/", "/var/lib/apt/lists/",
+	"/lost\\+found/",
 };
 
 void wlcli_create_usage(void)
@@ -136,21 +138,21 @@ static int compile(const struct att_buf *b, regex_t *re, regex_t **out)
 static int parse(int argc, char **argv, struct create_args *a)
 {
 	static const struct option opts[] = {
-		{ "rootfs", required_argument, NULL, 'r' },
-		{ "ima-log", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "prefix", required_argument, NULL, 'p' },
-		{ "all", no_argument, NULL, 'a' },
-		{ "exclude", required_argument, NULL, 'x' },
-		{ "include", required_argument, NULL, 'I' },
-		{ "skip-path", required_argument, NULL, 's' },
-		{ "no-default-excludes", no_argument, NULL, 'N' },
-		{ "hash", required_argument, NULL, 'H' },
-		{ "list-hash", required_argument, NULL, 'l' },
-		{ "progress", no_argument, NULL, 'P' },
-		{ "no-progress", no_argument, NULL, 'Q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"rootfs", required_argument, NULL, 'r'},
+		{"ima-log", required_argument, NULL, 'i'},
+		{"output", required_argument, NULL, 'o'},
+		{"prefix", required_argument, NULL, 'p'},
+		{"all", no_argument, NULL, 'a'},
+		{"exclude", required_argument, NULL, 'x'},
+		{"include", required_argument, NULL, 'I'},
+		{"skip-path", required_argument, NULL, 's'},
+		{"no-default-excludes", no_argument, NULL, 'N'},
+		{"hash", required_argument, NULL, 'H'},
+		{"list-hash", required_argument, NULL, 'l'},
+		{"progress", no_argument, NULL, 'P'},
+		{"no-progress", no_argument, NULL, 'Q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	unsigned long v;
 	char *end;
@@ -190,8 +192,8 @@ static int parse(int argc, char **argv, struct create_args *a)
 				return ATT_E_NOMEM;
 			break;
 		case 's': {
-			const char **ns = realloc(a->skip, (a->nskip + 1) *
-								   sizeof(*ns));
+			const char **ns =
+				realloc(a->skip, (a->nskip + 1) * sizeof(*ns));
 
 			if (!ns)
 				return ATT_E_NOMEM;
@@ -204,12 +206,13 @@ static int parse(int argc, char **argv, struct create_args *a)
 			break;
 		case 'H':
 		case 'l': {
-			enum att_hash h = att_hash_by_name(optarg,
-							   strlen(optarg));
+			enum att_hash h =
+				att_hash_by_name(optarg, strlen(optarg));
 
 			if (h == ATT_HASH_NONE || h == ATT_HASH_MD5) {
-				fprintf(stderr, "attest-whitelist: unknown "
-						"hash '%s'\n",
+				fprintf(stderr,
+					"attest-whitelist: unknown "
+					"hash '%s'\n",
 					optarg);
 				return ATT_E_INVAL;
 			}
@@ -251,8 +254,8 @@ static int parse(int argc, char **argv, struct create_args *a)
 }
 
 /* Digest text as Keylime writes it: hex, with algo: only for sm3. */
-static void digest_text(enum att_hash h, const uint8_t *d, size_t n,
-			char *out, size_t outlen)
+static void digest_text(enum att_hash h, const uint8_t *d, size_t n, char *out,
+			size_t outlen)
 {
 	char hex[2 * ATT_DIGEST_MAX + 1];
 
@@ -266,9 +269,11 @@ static void digest_text(enum att_hash h, const uint8_t *d, size_t n,
 static int from_rootfs(const struct create_args *a, struct wldoc *doc,
 		       int *reported)
 {
-	struct walk_opts o = { .root = a->rootfs, .prefix = a->prefix,
-			       .all = a->all, .skip = a->skip,
-			       .nskip = a->nskip };
+	struct walk_opts o = {.root = a->rootfs,
+			      .prefix = a->prefix,
+			      .all = a->all,
+			      .skip = a->skip,
+			      .nskip = a->nskip};
 	struct att_buf excl;
 	regex_t ere, ire;
 	struct walk w;
@@ -281,11 +286,10 @@ static int from_rootfs(const struct create_args *a, struct wldoc *doc,
 		    i < sizeof(default_excludes) / sizeof(default_excludes[0]);
 	     i++) {
 		/* defaults are absolute paths on the host */
-		rc = att_buf_printf(&excl, "%s^(%s%s)", excl.len ? "|" : "",
-				    a->prefix && strcmp(a->prefix, "/") ?
-					    a->prefix :
-					    "",
-				    default_excludes[i]);
+		rc = att_buf_printf(
+			&excl, "%s^(%s%s)", excl.len ? "|" : "",
+			a->prefix && strcmp(a->prefix, "/") ? a->prefix : "",
+			default_excludes[i]);
 	}
 	if (!rc)
 		rc = compile(&excl, &ere, &o.excl);
@@ -302,8 +306,9 @@ static int from_rootfs(const struct create_args *a, struct wldoc *doc,
 	walk_init(&w);
 	rc = walk_collect(&w, &o);
 	if (rc) {
-		fprintf(stderr, "attest-whitelist: %s: not a readable "
-				"directory\n",
+		fprintf(stderr,
+			"attest-whitelist: %s: not a readable "
+			"directory\n",
 			a->rootfs);
 		goto out;
 	}
@@ -342,8 +347,9 @@ static int from_rootfs(const struct create_args *a, struct wldoc *doc,
 		"(targets measured under their own paths), %zu excluded; "
 		"reported: %zu special, %zu unreadable, %zu changed, %zu "
 		"loops, %zu non-UTF-8\n",
-		w.st.files, w.st.files - w.st.not_candidate - w.st.unreadable -
-				    w.st.changed,
+		w.st.files,
+		w.st.files - w.st.not_candidate - w.st.unreadable -
+			w.st.changed,
 		(double)w.st.bytes_done / 1048576.0, w.st.not_candidate,
 		w.st.hardlinks, w.st.symlinks, w.st.excluded, w.st.special,
 		w.st.unreadable, w.st.changed, w.st.loops, w.st.not_utf8);
@@ -387,8 +393,9 @@ static int from_ima_log(const struct create_args *a, struct wldoc *doc,
 			continue;
 		if (!wldoc_utf8_ok(e.path, e.path_len)) {
 			(*reported)++;
-			fprintf(stderr, "attest-whitelist: entry %llu: name is "
-					"not UTF-8 (not included)\n",
+			fprintf(stderr,
+				"attest-whitelist: entry %llu: name is "
+				"not UTF-8 (not included)\n",
 				(unsigned long long)e.index);
 			continue;
 		}
@@ -427,7 +434,7 @@ static int from_ima_log(const struct create_args *a, struct wldoc *doc,
 
 int wlcli_create(int argc, char **argv)
 {
-	struct create_args a = { 0 };
+	struct create_args a = {0};
 	struct wldoc *doc = NULL;
 	struct att_buf src;
 	int rc, reported = 0;
@@ -456,9 +463,9 @@ int wlcli_create(int argc, char **argv)
 	}
 	if (att_buf_printf(&src, "%s%s%s%s", a.rootfs ? "rootfs:" : "",
 			   a.rootfs ? a.rootfs : "",
-			   a.rootfs && a.ima_log ? " + ima-log:" :
-			   a.ima_log		 ? "ima-log:" :
-						   "",
+			   a.rootfs && a.ima_log ? " + ima-log:"
+			   : a.ima_log		 ? "ima-log:"
+						 : "",
 			   a.ima_log ? a.ima_log : "") ||
 	    att_buf_cstr(&src) ||
 	    wldoc_set_meta(doc, (char *)src.data, att_hash_name(a.hash))) {

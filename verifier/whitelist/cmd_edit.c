@@ -45,10 +45,10 @@ static int opt_out(int argc, char **argv, const char **out, const char **digest,
 		   enum att_hash *hash)
 {
 	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "digest", required_argument, NULL, 'd' },
-		{ "hash", required_argument, NULL, 'H' },
-		{ NULL, 0, NULL, 0 },
+		{"output", required_argument, NULL, 'o'},
+		{"digest", required_argument, NULL, 'd'},
+		{"hash", required_argument, NULL, 'H'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -84,7 +84,8 @@ static int cmd_merge(int argc, char **argv)
 	int i, first = opt_out(argc, argv, &out, NULL, NULL), rc;
 
 	if (first < 0 || argc - first < 1) {
-		fprintf(stderr, "usage: attest-whitelist merge A B... [-o FILE]\n");
+		fprintf(stderr,
+			"usage: attest-whitelist merge A B... [-o FILE]\n");
 		return WLCLI_EXIT_ERROR;
 	}
 	for (i = first; i < argc; i++) {
@@ -99,12 +100,13 @@ static int cmd_merge(int argc, char **argv)
 		rc = wldoc_merge(d, s);
 		wldoc_free(s);
 		if (rc) {
-			fprintf(stderr, "attest-whitelist: %s: cannot merge: "
-					"%s\n",
+			fprintf(stderr,
+				"attest-whitelist: %s: cannot merge: "
+				"%s\n",
 				argv[i],
-				rc == ATT_E_UNSUPPORTED ?
-					"verification keys in different forms" :
-					att_strerror(rc));
+				rc == ATT_E_UNSUPPORTED
+					? "verification keys in different forms"
+					: att_strerror(rc));
 			wldoc_free(d);
 			return WLCLI_EXIT_ERROR;
 		}
@@ -156,8 +158,9 @@ static int cmd_add(int argc, char **argv)
 	int rc = WLCLI_EXIT_OK;
 
 	if (first < 0 || argc - first < 2 || (digest && argc - first != 2)) {
-		fprintf(stderr, "usage: attest-whitelist add WL PATH... | add WL "
-				"--digest HEX PATH [-o FILE]\n");
+		fprintf(stderr,
+			"usage: attest-whitelist add WL PATH... | add WL "
+			"--digest HEX PATH [-o FILE]\n");
 		return WLCLI_EXIT_ERROR;
 	}
 	if (load(argv[first], &d))
@@ -170,9 +173,10 @@ static int cmd_add(int argc, char **argv)
 
 		if (digest) {
 			if (att_wl_parse_digest(digest, strlen(digest), &alg,
-							tmp, &n)) {
-				fprintf(stderr, "attest-whitelist: '%s' is not "
-						"a digest\n",
+						tmp, &n)) {
+				fprintf(stderr,
+					"attest-whitelist: '%s' is not "
+					"a digest\n",
 					digest);
 				rc = WLCLI_EXIT_ERROR;
 				break;
@@ -185,8 +189,9 @@ static int cmd_add(int argc, char **argv)
 			break;
 		}
 		if (argv[i][0] != '/' || wldoc_add_digest(d, argv[i], hex)) {
-			fprintf(stderr, "attest-whitelist: %s: paths must be "
-					"absolute UTF-8\n",
+			fprintf(stderr,
+				"attest-whitelist: %s: paths must be "
+				"absolute UTF-8\n",
 				argv[i]);
 			rc = WLCLI_EXIT_ERROR;
 			break;
@@ -214,9 +219,11 @@ static int cmd_remove(int argc, char **argv)
 		return WLCLI_EXIT_ERROR;
 	for (i = first + 1; i < argc; i++) {
 		if (wldoc_remove(d, argv[i], digest)) {
-			fprintf(stderr, "attest-whitelist: %s%s%s: not in the "
-					"whitelist\n",
-				argv[i], digest ? " " : "", digest ? digest : "");
+			fprintf(stderr,
+				"attest-whitelist: %s%s%s: not in the "
+				"whitelist\n",
+				argv[i], digest ? " " : "",
+				digest ? digest : "");
 			rc = WLCLI_EXIT_ERROR;
 			break;
 		}
@@ -362,9 +369,10 @@ static int cmd_show(int argc, char **argv)
 	att_buf_release(&t);
 	printf("whitelist: %s\n", file);
 	if (json_object_object_get_ex(d->root, "meta", &meta))
-		printf("meta: %s\n", json_object_to_json_string_ext(
-					     meta, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("meta: %s\n",
+		       json_object_to_json_string_ext(
+			       meta, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
 	printf("paths: %zu\ndigests: %zu\n", wl ? att_wl_path_count(wl) : 0,
 	       wl ? att_wl_digest_count(wl) : 0);
 	if (json_object_object_get_ex(d->root, "excludes", &ex)) {
@@ -372,12 +380,13 @@ static int cmd_show(int argc, char **argv)
 
 		printf("excludes: %zu\n", n);
 		for (i = 0; i < n; i++)
-			printf("  %s\n", json_object_get_string(
-						 json_object_array_get_idx(ex, i)));
+			printf("  %s\n",
+			       json_object_get_string(
+				       json_object_array_get_idx(ex, i)));
 	}
 	printf("violations: %s\n",
-	       wl && att_wl_violations(wl) == ATT_WL_VIOLATIONS_ALLOW ? "allow" :
-									 "fail");
+	       wl && att_wl_violations(wl) == ATT_WL_VIOLATIONS_ALLOW ? "allow"
+								      : "fail");
 	if (paths) {
 		struct json_object *dg;
 

@@ -24,11 +24,11 @@ struct kl_args {
 static int kl_parse(int argc, char **argv, struct kl_args *a)
 {
 	static const struct option opts[] = {
-		{ "allowlist", required_argument, NULL, 'a' },
-		{ "excludes", required_argument, NULL, 'x' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "output", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+		{"allowlist", required_argument, NULL, 'a'},
+		{"excludes", required_argument, NULL, 'x'},
+		{"policy", required_argument, NULL, 'p'},
+		{"output", required_argument, NULL, 'o'},
+		{NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -91,8 +91,8 @@ static int allow_line(struct wldoc *d, const char *l, size_t n, unsigned line)
 	int rc;
 
 	if (!sp) {
-		fprintf(stderr, "attest-whitelist: allowlist line %u: no path\n",
-			line);
+		fprintf(stderr,
+			"attest-whitelist: allowlist line %u: no path\n", line);
 		return ATT_E_FORMAT;
 	}
 	i = (size_t)(sp - l) + 1;
@@ -103,8 +103,9 @@ static int allow_line(struct wldoc *d, const char *l, size_t n, unsigned line)
 	rc = !hex || !path ? ATT_E_NOMEM : wldoc_add_digest(d, path, hex);
 	if (rc)
 		fprintf(stderr, "attest-whitelist: allowlist line %u: %s\n",
-			line, rc == ATT_E_FORMAT ? "path is not UTF-8" :
-						   att_strerror(rc));
+			line,
+			rc == ATT_E_FORMAT ? "path is not UTF-8"
+					   : att_strerror(rc));
 	free(hex);
 	free(path);
 	return rc;
@@ -143,10 +144,11 @@ static int cmd_import(int argc, char **argv)
 	char err[300] = "";
 	int rc;
 
-	if (kl_parse(argc, argv, &k) || k.in ||
-	    (!k.allowlist == !k.policy) || (k.excludes && !k.allowlist)) {
-		fprintf(stderr, "usage: attest-whitelist import --allowlist FILE "
-				"[--excludes FILE] | --policy FILE [-o OUT]\n");
+	if (kl_parse(argc, argv, &k) || k.in || (!k.allowlist == !k.policy) ||
+	    (k.excludes && !k.allowlist)) {
+		fprintf(stderr,
+			"usage: attest-whitelist import --allowlist FILE "
+			"[--excludes FILE] | --policy FILE [-o OUT]\n");
 		return WLCLI_EXIT_ERROR;
 	}
 	if (k.policy) {
@@ -233,8 +235,8 @@ static int export_allowlist(struct wldoc *d, const char *out, int *skipped)
 				json_object_array_get_idx(arr, j));
 			const char *colon = strchr(h, ':');
 
-			rc = att_buf_printf(&b, "%s  %s\n", colon ? colon + 1 : h,
-					    keys[i]);
+			rc = att_buf_printf(&b, "%s  %s\n",
+					    colon ? colon + 1 : h, keys[i]);
 		}
 	}
 	free(keys);
@@ -271,7 +273,7 @@ static int export_excludes(struct wldoc *d, const char *out)
 /* A Keylime runtime policy: attest's own section dropped, defaults filled. */
 static int export_policy(struct wldoc *d, const char *out)
 {
-	static const char *const maps[] = { "digests", "keyrings", "ima-buf" };
+	static const char *const maps[] = {"digests", "keyrings", "ima-buf"};
 	struct json_object *o, *keys;
 	size_t i;
 
@@ -330,8 +332,9 @@ static int cmd_export(int argc, char **argv)
 
 	if (kl_parse(argc, argv, &k) || !k.in ||
 	    (!k.allowlist && !k.policy && !k.excludes)) {
-		fprintf(stderr, "usage: attest-whitelist export WL [--allowlist "
-				"OUT] [--excludes OUT] [--policy OUT]\n");
+		fprintf(stderr,
+			"usage: attest-whitelist export WL [--allowlist "
+			"OUT] [--excludes OUT] [--policy OUT]\n");
 		return WLCLI_EXIT_ERROR;
 	}
 	if (wldoc_load(k.in, &d, err, sizeof(err))) {
@@ -355,6 +358,6 @@ static int cmd_export(int argc, char **argv)
 
 int wlcli_keylime(const char *cmd, int argc, char **argv)
 {
-	return !strcmp(cmd, "import") ? cmd_import(argc, argv) :
-					cmd_export(argc, argv);
+	return !strcmp(cmd, "import") ? cmd_import(argc, argv)
+				      : cmd_export(argc, argv);
 }

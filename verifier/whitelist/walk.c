@@ -27,7 +27,7 @@
 #include "attest/err.h"
 
 #define WALK_MAX_DEPTH 256
-#define CHUNK (256 * 1024)
+#define CHUNK	       (256 * 1024)
 
 void walk_init(struct walk *w)
 {
@@ -128,8 +128,8 @@ static int walk_dir(struct walk_ctx *c, const char *fs, const char *mapped)
 		att_buf_init(&p, 0);
 		att_buf_init(&m, 0);
 		if (att_buf_printf(&p, "%s/%s", fs, de->d_name) ||
-		    att_buf_printf(&m, "%s/%s", !strcmp(mapped, "/") ? "" :
-							      mapped,
+		    att_buf_printf(&m, "%s/%s",
+				   !strcmp(mapped, "/") ? "" : mapped,
 				   de->d_name) ||
 		    att_buf_cstr(&p) || att_buf_cstr(&m)) {
 			att_buf_release(&p);
@@ -168,8 +168,8 @@ static int walk_dir(struct walk_ctx *c, const char *fs, const char *mapped)
 					loop = 1;
 			if (loop || c->depth >= WALK_MAX_DEPTH) {
 				c->w->st.loops++;
-				report(loop ? "directory loop (bind mount?)" :
-					      "directory nesting too deep",
+				report(loop ? "directory loop (bind mount?)"
+					    : "directory nesting too deep",
 				       (char *)p.data, NULL);
 				goto next;
 			}
@@ -190,12 +190,12 @@ static int walk_dir(struct walk_ctx *c, const char *fs, const char *mapped)
 		} else {
 			c->w->st.special++;
 			report("special file not hashed", (char *)p.data,
-			       S_ISFIFO(st.st_mode)	? "fifo" :
-			       S_ISSOCK(st.st_mode)	? "socket" :
-			       S_ISCHR(st.st_mode)	? "character device" :
-							  "block device");
+			       S_ISFIFO(st.st_mode)   ? "fifo"
+			       : S_ISSOCK(st.st_mode) ? "socket"
+			       : S_ISCHR(st.st_mode)  ? "character device"
+						      : "block device");
 		}
-next:
+	next:
 		att_buf_release(&p);
 		att_buf_release(&m);
 		if (rc)
@@ -207,7 +207,7 @@ next:
 
 int walk_collect(struct walk *w, const struct walk_opts *o)
 {
-	struct walk_ctx c = { .w = w, .o = o };
+	struct walk_ctx c = {.w = w, .o = o};
 	struct stat st;
 	const char *mapped = o->prefix && *o->prefix ? o->prefix : "/";
 
@@ -223,13 +223,15 @@ static int is_candidate(const struct walk_file *f, const uint8_t *head,
 			size_t n)
 {
 	size_t l = strlen(f->path);
-	static const char *const ko[] = { ".ko", ".ko.xz", ".ko.zst",
-					  ".ko.gz" };
+	static const char *const ko[] = {".ko", ".ko.xz", ".ko.zst", ".ko.gz"};
 	size_t i;
 
 	if (f->exec)
 		return 1;
-	if (n >= 4 && !memcmp(head, "\x7f" "ELF", 4))
+	if (n >= 4 && !memcmp(head,
+			      "\x7f"
+			      "ELF",
+			      4))
 		return 1;
 	if (n >= 2 && head[0] == '#' && head[1] == '!')
 		return 1;
@@ -263,8 +265,8 @@ static void hash_one(struct pool *pl, struct walk_file *f, uint8_t *buf,
 	ssize_t n;
 	int fd, first = 1;
 
-	fd = open(f->fs_path, O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK |
-				      O_CLOEXEC);
+	fd = open(f->fs_path,
+		  O_RDONLY | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		f->status = WALK_UNREADABLE;
 		f->err = errno;
@@ -362,7 +364,7 @@ static void progress_line(const struct pool *pl, double elapsed, int final)
 int walk_hash(struct walk *w, enum att_hash h, int all, unsigned int threads,
 	      int progress)
 {
-	struct pool pl = { .w = w, .h = h, .all = all };
+	struct pool pl = {.w = w, .h = h, .all = all};
 	pthread_t tid[64];
 	struct timespec t0, t1;
 	unsigned int i, started = 0;
@@ -375,9 +377,9 @@ int walk_hash(struct walk *w, enum att_hash h, int all, unsigned int threads,
 		if (w->f[k].dev == w->f[k - 1].dev &&
 		    w->f[k].ino == w->f[k - 1].ino) {
 			w->f[k].status = WALK_DUPLICATE;
-			w->f[k].dup_of = w->f[k - 1].status == WALK_DUPLICATE ?
-						 w->f[k - 1].dup_of :
-						 k - 1;
+			w->f[k].dup_of = w->f[k - 1].status == WALK_DUPLICATE
+						 ? w->f[k - 1].dup_of
+						 : k - 1;
 			w->st.hardlinks++;
 		}
 	}
@@ -394,12 +396,13 @@ int walk_hash(struct walk *w, enum att_hash h, int all, unsigned int threads,
 	if (!started)
 		return ATT_E_NOMEM;
 	while (progress && atomic_load(&pl.done) < w->n) {
-		struct timespec ts = { 0, 200 * 1000 * 1000 };
+		struct timespec ts = {0, 200 * 1000 * 1000};
 
 		nanosleep(&ts, NULL);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		progress_line(&pl, (double)(t1.tv_sec - t0.tv_sec) +
-					   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+		progress_line(&pl,
+			      (double)(t1.tv_sec - t0.tv_sec) +
+				      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
 			      0);
 	}
 	for (i = 0; i < started; i++) {
@@ -411,8 +414,9 @@ int walk_hash(struct walk *w, enum att_hash h, int all, unsigned int threads,
 	}
 	if (progress) {
 		clock_gettime(CLOCK_MONOTONIC, &t1);
-		progress_line(&pl, (double)(t1.tv_sec - t0.tv_sec) +
-					   (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+		progress_line(&pl,
+			      (double)(t1.tv_sec - t0.tv_sec) +
+				      (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
 			      1);
 	}
 	w->st.bytes_done = atomic_load(&pl.bytes);

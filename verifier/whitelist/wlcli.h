@@ -7,9 +7,9 @@
 
 /* Exit codes every subcommand keeps to, so scripts can rely on them. */
 enum wlcli_exit {
-	WLCLI_EXIT_OK = 0,	/* trusted / done */
+	WLCLI_EXIT_OK = 0,	  /* trusted / done */
 	WLCLI_EXIT_UNTRUSTED = 1, /* checked and found wrong */
-	WLCLI_EXIT_ERROR = 2,	/* unreadable or malformed input, usage */
+	WLCLI_EXIT_ERROR = 2,	  /* unreadable or malformed input, usage */
 };
 
 int wlcli_check(int argc, char **argv);
@@ -18,6 +18,5 @@ int wlcli_create(int argc, char **argv);
 void wlcli_create_usage(void);
 int wlcli_edit(const char *cmd, int argc, char **argv);
 int wlcli_keylime(const char *cmd, int argc, char **argv);
-
 
 #endif

@@ -18,7 +18,7 @@
 #include "attest/whitelist.h"
 
 #define WLDOC_VERSION "0.1.0"
-#define WLDOC_MAX (256u << 20)
+#define WLDOC_MAX     (256u << 20)
 
 int wldoc_new(struct wldoc **out)
 {
@@ -85,8 +85,8 @@ static struct json_object *section(struct wldoc *d, const char *name,
 
 	if (json_object_object_get_ex(d->root, name, &o))
 		return o;
-	o = t == json_type_array ? json_object_new_array() :
-				   json_object_new_object();
+	o = t == json_type_array ? json_object_new_array()
+				 : json_object_new_object();
 	if (o)
 		json_object_object_add(d->root, name, o);
 	return o;
@@ -104,8 +104,7 @@ static int array_has_string(struct json_object *a, const char *s)
 	return 0;
 }
 
-static int add_to_map(struct json_object *map, const char *key,
-		      const char *val)
+static int add_to_map(struct json_object *map, const char *key, const char *val)
 {
 	struct json_object *arr;
 
@@ -117,9 +116,9 @@ static int add_to_map(struct json_object *map, const char *key,
 	}
 	if (!val || array_has_string(arr, val))
 		return ATT_OK;
-	return json_object_array_add(arr, json_object_new_string(val)) ?
-		       ATT_E_NOMEM :
-		       ATT_OK;
+	return json_object_array_add(arr, json_object_new_string(val))
+		       ? ATT_E_NOMEM
+		       : ATT_OK;
 }
 
 int wldoc_add_digest(struct wldoc *d, const char *path, const char *hex)
@@ -186,13 +185,12 @@ int wldoc_add_exclude(struct wldoc *d, const char *regex)
 		return ATT_E_NOMEM;
 	if (array_has_string(ex, regex))
 		return ATT_OK;
-	return json_object_array_add(ex, json_object_new_string(regex)) ?
-		       ATT_E_NOMEM :
-		       ATT_OK;
+	return json_object_array_add(ex, json_object_new_string(regex))
+		       ? ATT_E_NOMEM
+		       : ATT_OK;
 }
 
-static int merge_map(struct wldoc *d, const struct wldoc *src,
-		     const char *name)
+static int merge_map(struct wldoc *d, const struct wldoc *src, const char *name)
 {
 	struct json_object *from, *to;
 	int rc;
@@ -208,10 +206,10 @@ static int merge_map(struct wldoc *d, const struct wldoc *src,
 
 		rc = add_to_map(to, key, NULL);
 		for (i = 0; !rc && i < n; i++)
-			rc = add_to_map(to, key,
-					json_object_get_string(
-						json_object_array_get_idx(arr,
-									  i)));
+			rc = add_to_map(
+				to, key,
+				json_object_get_string(
+					json_object_array_get_idx(arr, i)));
 		if (rc)
 			return rc;
 	}
@@ -225,7 +223,8 @@ int wldoc_merge(struct wldoc *d, const struct wldoc *src)
 
 	/* attest options: the later whitelist's settings win. */
 	if (json_object_object_get_ex(src->root, "attest", &at)) {
-		struct json_object *dat = section(d, "attest", json_type_object);
+		struct json_object *dat =
+			section(d, "attest", json_type_object);
 
 		if (!dat)
 			return ATT_E_NOMEM;
@@ -292,8 +291,8 @@ int wldoc_merge(struct wldoc *d, const struct wldoc *src)
 				json_object_array_get_idx(ign, i));
 
 			if (!array_has_string(dign, s))
-				json_object_array_add(dign,
-						      json_object_new_string(s));
+				json_object_array_add(
+					dign, json_object_new_string(s));
 		}
 	}
 	return ATT_OK;
@@ -319,8 +318,9 @@ int wldoc_set_meta(struct wldoc *d, const char *source, const char *hash_alg)
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	json_object_object_add(meta, "version", json_object_new_int(1));
-	json_object_object_add(meta, "generator",
-			       json_object_new_string("attest-whitelist " WLDOC_VERSION));
+	json_object_object_add(
+		meta, "generator",
+		json_object_new_string("attest-whitelist " WLDOC_VERSION));
 	json_object_object_add(meta, "timestamp", json_object_new_string(ts));
 	if (source)
 		json_object_object_add(meta, "source",
@@ -382,9 +382,8 @@ static struct json_object *sorted_copy(struct json_object *o, int sort_arrays)
 				 !strcmp(keys[i], "keyrings") ||
 				 !strcmp(keys[i], "ima-buf") || sort_arrays;
 
-			json_object_object_add(c, keys[i],
-					       val ? sorted_copy(val, sa) :
-						     NULL);
+			json_object_object_add(
+				c, keys[i], val ? sorted_copy(val, sa) : NULL);
 		}
 		free(keys);
 		return c;
@@ -419,9 +418,9 @@ int wldoc_to_string(const struct wldoc *d, char **out)
 
 	if (!c)
 		return ATT_E_NOMEM;
-	s = json_object_to_json_string_ext(c, JSON_C_TO_STRING_PRETTY |
-						      JSON_C_TO_STRING_SPACED |
-						      JSON_C_TO_STRING_NOSLASHESCAPE);
+	s = json_object_to_json_string_ext(
+		c, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			   JSON_C_TO_STRING_NOSLASHESCAPE);
 	*out = s ? strdup(s) : NULL;
 	json_object_put(c);
 	return *out ? ATT_OK : ATT_E_NOMEM;
@@ -437,10 +436,11 @@ int wldoc_write(const struct wldoc *d, const char *path)
 		return rc;
 	n = strlen(s);
 	if (!strcmp(path, "-")) {
-		rc = fwrite(s, 1, n, stdout) == n && fputc('\n', stdout) != EOF &&
-				     !fflush(stdout) ?
-			     ATT_OK :
-			     ATT_E_IO;
+		rc = fwrite(s, 1, n, stdout) == n &&
+				     fputc('\n', stdout) != EOF &&
+				     !fflush(stdout)
+			     ? ATT_OK
+			     : ATT_E_IO;
 	} else {
 		s[n] = '\n'; /* replace the NUL: written with its length */
 		rc = att_write_file_atomic(path, s, n + 1, 0644);
@@ -484,4 +484,3 @@ int wldoc_utf8_ok(const uint8_t *s, size_t n)
 	}
 	return 1;
 }
-

@@ -16,8 +16,8 @@ struct att_buf {
 };
 
 void att_buf_init(struct att_buf *b, size_t max);
-void att_buf_release(struct att_buf *b);	/* frees data, keeps max */
-void att_buf_wipe_release(struct att_buf *b);	/* zeroes, then frees */
+void att_buf_release(struct att_buf *b);      /* frees data, keeps max */
+void att_buf_wipe_release(struct att_buf *b); /* zeroes, then frees */
 int att_buf_reserve(struct att_buf *b, size_t extra);
 int att_buf_append(struct att_buf *b, const void *p, size_t n);
 int att_buf_append_u8(struct att_buf *b, uint8_t v);

@@ -21,16 +21,16 @@
 #include "attest/whitelist.h"
 
 struct att_check_opts {
-	const struct att_pcrs *quoted;	/* NULL: no replay comparison */
-	uint32_t pcr_mask;		/* PCRs the log may extend; 0: 1<<10 */
-	size_t max_failures;		/* kept in detail; 0: 1000 */
+	const struct att_pcrs *quoted; /* NULL: no replay comparison */
+	uint32_t pcr_mask;	       /* PCRs the log may extend; 0: 1<<10 */
+	size_t max_failures;	       /* kept in detail; 0: 1000 */
 };
 
 struct att_check_failure {
 	uint64_t index;
 	enum att_verdict verdict;
 	uint32_t pcr;
-	char *path;		/* NUL-terminated copy, bytes as in the list */
+	char *path; /* NUL-terminated copy, bytes as in the list */
 	size_t path_len;
 	char detail[160];
 };
@@ -43,17 +43,17 @@ enum att_check_status {
 
 struct att_check_result {
 	enum att_check_status status;
-	uint64_t entries;		/* entries read */
-	uint64_t verified;		/* entries in the matched prefix */
+	uint64_t entries;  /* entries read */
+	uint64_t verified; /* entries in the matched prefix */
 	uint64_t counts[ATT_V_COUNT];
-	uint64_t failures_total;	/* failing entries in the prefix */
-	uint64_t failures_unverified;	/* failing entries after it */
+	uint64_t failures_total;	    /* failing entries in the prefix */
+	uint64_t failures_unverified;	    /* failing entries after it */
 	struct att_check_failure *failures; /* first max_failures */
 	size_t nfailures;
-	int replay_compared;		/* quoted values were given */
-	int replay_matched;		/* some prefix matched them */
+	int replay_compared; /* quoted values were given */
+	int replay_matched;  /* some prefix matched them */
 	enum att_replay_rule rule;
-	int error;			/* ATT_E_* when status is ERROR */
+	int error; /* ATT_E_* when status is ERROR */
 	char errmsg[300];
 };
 

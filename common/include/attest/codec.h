@@ -16,8 +16,8 @@ void att_hex_encode(const uint8_t *p, size_t n, char *out);
  * ATT_E_FORMAT on an odd length or a non-hex digit, ATT_E_TOO_BIG when the
  * result does not fit. *outlen gets the byte count.
  */
-int att_hex_decode(const char *hex, size_t hexlen, uint8_t *out,
-		   size_t outmax, size_t *outlen);
+int att_hex_decode(const char *hex, size_t hexlen, uint8_t *out, size_t outmax,
+		   size_t *outlen);
 
 /* Standard base64 with padding. out must hold att_b64_enclen(n)+1 bytes. */
 size_t att_b64_enclen(size_t n);

@@ -27,10 +27,10 @@ enum att_hash {
 
 struct att_hash_info {
 	enum att_hash id;
-	const char *name;	/* "sha256", as IMA and Keylime write it */
-	size_t size;		/* digest bytes */
-	uint16_t tpm_alg;	/* TPM2_ALG_*, 0 when none */
-	int kernel_algo;	/* HASH_ALGO_* in the kernel, -1 when none */
+	const char *name; /* "sha256", as IMA and Keylime write it */
+	size_t size;	  /* digest bytes */
+	uint16_t tpm_alg; /* TPM2_ALG_*, 0 when none */
+	int kernel_algo;  /* HASH_ALGO_* in the kernel, -1 when none */
 };
 
 /* NULL for ATT_HASH_NONE or out of range. */

@@ -27,11 +27,11 @@ enum att_err {
 	ATT_E_TPM = -13,	/* the TPM or its stack failed */
 	ATT_E_STATE = -14,	/* call not valid in the current state */
 	ATT_E_INTERNAL = -15,	/* a bug: an invariant does not hold */
-	ATT_E_EOF = -16,	/* clean end of input (not an error for streams) */
-	ATT_E_DB = -17,		/* storage failed */
-	ATT_E_NET = -18,	/* network/transport failed */
-	ATT_E_AUTH = -19,	/* not authorised */
-	ATT_E_TIMEOUT = -20,	/* a deadline passed */
+	ATT_E_EOF = -16,     /* clean end of input (not an error for streams) */
+	ATT_E_DB = -17,	     /* storage failed */
+	ATT_E_NET = -18,     /* network/transport failed */
+	ATT_E_AUTH = -19,    /* not authorised */
+	ATT_E_TIMEOUT = -20, /* a deadline passed */
 };
 
 #define ATT_E_MIN ATT_E_TIMEOUT

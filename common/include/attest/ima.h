@@ -19,19 +19,19 @@
 
 #include "attest/digest.h"
 
-#define ATT_IMA_MAX_FIELDS 16
+#define ATT_IMA_MAX_FIELDS	16
 #define ATT_IMA_LEGACY_NAME_MAX 255 /* IMA_EVENT_NAME_LEN_MAX */
 
 enum att_ima_field_id {
-	ATT_IMA_F_D,		/* legacy digest (20 bytes) */
-	ATT_IMA_F_N,		/* legacy name (no NUL) */
-	ATT_IMA_F_D_NG,		/* "algo:\0" || digest */
-	ATT_IMA_F_D_NGV2,	/* "ima:algo:\0" / "verity:algo:\0" || digest */
-	ATT_IMA_F_N_NG,		/* name || NUL */
-	ATT_IMA_F_SIG,		/* security.ima signature or empty */
-	ATT_IMA_F_BUF,		/* measured buffer */
-	ATT_IMA_F_D_MODSIG,	/* d-ng of the file without its modsig */
-	ATT_IMA_F_MODSIG,	/* appended signature */
+	ATT_IMA_F_D,	    /* legacy digest (20 bytes) */
+	ATT_IMA_F_N,	    /* legacy name (no NUL) */
+	ATT_IMA_F_D_NG,	    /* "algo:\0" || digest */
+	ATT_IMA_F_D_NGV2,   /* "ima:algo:\0" / "verity:algo:\0" || digest */
+	ATT_IMA_F_N_NG,	    /* name || NUL */
+	ATT_IMA_F_SIG,	    /* security.ima signature or empty */
+	ATT_IMA_F_BUF,	    /* measured buffer */
+	ATT_IMA_F_D_MODSIG, /* d-ng of the file without its modsig */
+	ATT_IMA_F_MODSIG,   /* appended signature */
 	ATT_IMA_F_EVMSIG,
 	ATT_IMA_F_XATTRNAMES,
 	ATT_IMA_F_XATTRLENGTHS,
@@ -60,10 +60,10 @@ int att_ima_template_parse(const char *name, size_t len,
 			   struct att_ima_template *t);
 
 struct att_ima_limits {
-	uint32_t max_name;	/* template name bytes, default 255 */
-	uint32_t max_data;	/* template data bytes, default 256 KiB */
-	uint32_t max_path;	/* n-ng / n bytes, default 4096 + 1 */
-	uint32_t max_pcr;	/* highest PCR index, default 23 */
+	uint32_t max_name; /* template name bytes, default 255 */
+	uint32_t max_data; /* template data bytes, default 256 KiB */
+	uint32_t max_path; /* n-ng / n bytes, default 4096 + 1 */
+	uint32_t max_pcr;  /* highest PCR index, default 23 */
 };
 
 enum att_ima_format {
@@ -79,14 +79,14 @@ struct att_ima_field {
 };
 
 struct att_ima_entry {
-	uint64_t index;		/* 0-based entry number in the list */
-	uint64_t offset;	/* byte offset of the entry in the input */
-	uint64_t next_offset;	/* byte offset of the next entry */
+	uint64_t index;	      /* 0-based entry number in the list */
+	uint64_t offset;      /* byte offset of the entry in the input */
+	uint64_t next_offset; /* byte offset of the next entry */
 	uint32_t pcr;
 
 	enum att_hash tdigest_alg; /* the list's template digest bank */
 	uint8_t tdigest[ATT_DIGEST_MAX];
-	int violation;		/* template digest is all zero */
+	int violation; /* template digest is all zero */
 
 	const char *template_name; /* NUL-terminated */
 	struct att_ima_template tmpl;
@@ -104,7 +104,7 @@ struct att_ima_entry {
 	enum att_hash file_alg;
 	const uint8_t *file_digest;
 	size_t file_digest_len;
-	const uint8_t *path;	/* not NUL-terminated, may hold any byte */
+	const uint8_t *path; /* not NUL-terminated, may hold any byte */
 	size_t path_len;
 	const uint8_t *sig;
 	size_t sig_len;

@@ -30,7 +30,7 @@ enum att_jp_tok {
 	ATT_JP_TRUE,
 	ATT_JP_FALSE,
 	ATT_JP_NULL,
-	ATT_JP_END,	/* the document is complete */
+	ATT_JP_END, /* the document is complete */
 };
 
 #define ATT_JP_MAX_DEPTH 64
@@ -40,11 +40,11 @@ struct att_jp {
 	size_t len, pos;
 	int depth, max_depth;
 	char stack[ATT_JP_MAX_DEPTH]; /* 'o' or 'a' */
-	int expect;		/* internal grammar state */
+	int expect;		      /* internal grammar state */
 	int done;
-	const char *str;	/* KEY, STRING, NUMBER text (not NUL-terminated) */
+	const char *str; /* KEY, STRING, NUMBER text (not NUL-terminated) */
 	size_t slen;
-	size_t tok_start;	/* offset of the current token */
+	size_t tok_start; /* offset of the current token */
 	struct att_buf sbuf;
 	char err[160];
 };

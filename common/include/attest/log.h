@@ -12,8 +12,7 @@ enum att_log_level {
 	ATT_LOG_DEBUG = 3,
 };
 
-typedef void (*att_log_fn)(enum att_log_level lvl, const char *msg,
-			   void *arg);
+typedef void (*att_log_fn)(enum att_log_level lvl, const char *msg, void *arg);
 
 void att_log_set_level(enum att_log_level lvl);
 enum att_log_level att_log_get_level(void);
@@ -27,9 +26,9 @@ int att_log_parse_level(const char *s, enum att_log_level *lvl);
 void att_log(enum att_log_level lvl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-#define att_err(...) att_log(ATT_LOG_ERR, __VA_ARGS__)
-#define att_warn(...) att_log(ATT_LOG_WARN, __VA_ARGS__)
-#define att_info(...) att_log(ATT_LOG_INFO, __VA_ARGS__)
+#define att_err(...)   att_log(ATT_LOG_ERR, __VA_ARGS__)
+#define att_warn(...)  att_log(ATT_LOG_WARN, __VA_ARGS__)
+#define att_info(...)  att_log(ATT_LOG_INFO, __VA_ARGS__)
 #define att_debug(...) att_log(ATT_LOG_DEBUG, __VA_ARGS__)
 
 #endif

@@ -41,7 +41,7 @@ int att_pcrs_parse_json(struct att_pcrs *s, const char *text, size_t len,
 int att_pcrs_parse_yaml(struct att_pcrs *s, const char *text, size_t len,
 			char *err, size_t errlen);
 /* Detects which of the three a text is and parses it. */
-int att_pcrs_parse_any(struct att_pcrs *s, enum att_hash bank,
-		       const char *text, size_t len, char *err, size_t errlen);
+int att_pcrs_parse_any(struct att_pcrs *s, enum att_hash bank, const char *text,
+		       size_t len, char *err, size_t errlen);
 
 #endif

@@ -25,16 +25,16 @@
 #define ATT_REPLAY_MAX_BANKS 4
 
 enum att_replay_rule {
-	ATT_RULE_UNKNOWN = 0,	/* both tracked, not decided yet */
-	ATT_RULE_NG = 1,	/* per-bank template hashes (>= 5.8) */
+	ATT_RULE_UNKNOWN = 0,	  /* both tracked, not decided yet */
+	ATT_RULE_NG = 1,	  /* per-bank template hashes (>= 5.8) */
 	ATT_RULE_SHA1_PADDED = 2, /* SHA-1 digest zero-padded (< 5.8) */
 };
 
 struct att_replay_state {
-	uint64_t next_index;	/* entries replayed so far */
-	uint64_t next_offset;	/* byte offset of the next entry */
+	uint64_t next_index;  /* entries replayed so far */
+	uint64_t next_offset; /* byte offset of the next entry */
 	enum att_replay_rule rule;
-	uint32_t pcr_mask;	/* PCRs any entry extended */
+	uint32_t pcr_mask; /* PCRs any entry extended */
 	unsigned int nbanks;
 	enum att_hash banks[ATT_REPLAY_MAX_BANKS];
 	/* [rule-1][bank slot][pcr] */
@@ -87,8 +87,8 @@ int att_replay_restore(struct att_replay *rp,
 		       const struct att_replay_state *st);
 
 /* A versioned, portable byte encoding of the state (for storage). */
-int att_replay_state_encode(const struct att_replay_state *st,
-			    uint8_t **out, size_t *outlen);
+int att_replay_state_encode(const struct att_replay_state *st, uint8_t **out,
+			    size_t *outlen);
 int att_replay_state_decode(const uint8_t *p, size_t len,
 			    struct att_replay_state *st);
 

@@ -17,7 +17,7 @@
 #include "attest/digest.h"
 #include "attest/pcrs.h"
 
-#define ATT_UEFI_MAX_ALGS 8
+#define ATT_UEFI_MAX_ALGS     8
 #define ATT_UEFI_EV_NO_ACTION 0x00000003u
 
 struct att_uefi_event {
@@ -35,7 +35,7 @@ struct att_uefi_event {
 };
 
 struct att_uefi_info {
-	int crypto_agile;	/* 0: SHA-1-only log */
+	int crypto_agile; /* 0: SHA-1-only log */
 	unsigned int nalgs;
 	enum att_hash algs[ATT_UEFI_MAX_ALGS];
 	uint8_t spec_major, spec_minor, spec_errata;
@@ -44,8 +44,8 @@ struct att_uefi_info {
 };
 
 struct att_uefi_limits {
-	uint32_t max_data;	/* event data bytes, default 1 MiB */
-	uint64_t max_events;	/* default 1 M */
+	uint32_t max_data;   /* event data bytes, default 1 MiB */
+	uint64_t max_events; /* default 1 M */
 };
 
 typedef int (*att_uefi_event_fn)(const struct att_uefi_event *ev, void *arg);

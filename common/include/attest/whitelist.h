@@ -23,24 +23,24 @@
 
 enum att_verdict {
 	/* acceptable */
-	ATT_V_ALLOWED = 0,	/* digest on the whitelist for this path */
-	ATT_V_EXCLUDED,		/* path matches an exclude rule */
-	ATT_V_SIG_OK,		/* valid signature by a trusted key */
+	ATT_V_ALLOWED = 0,	 /* digest on the whitelist for this path */
+	ATT_V_EXCLUDED,		 /* path matches an exclude rule */
+	ATT_V_SIG_OK,		 /* valid signature by a trusted key */
 	ATT_V_BOOT_AGGREGATE_OK, /* matches the quoted PCRs 0-9 */
-	ATT_V_IGNORED_KEYRING,	/* ima-buf of an ignored keyring */
+	ATT_V_IGNORED_KEYRING,	 /* ima-buf of an ignored keyring */
 	ATT_V_VIOLATION_ALLOWED, /* violation, policy allows them */
-	ATT_V_UNCHECKED,	/* nothing to check it against (offline) */
+	ATT_V_UNCHECKED,	 /* nothing to check it against (offline) */
 	/* failures: ATT_V_FIRST_FAILURE and after */
-	ATT_V_UNKNOWN_PATH,	/* path not on the whitelist */
-	ATT_V_HASH_MISMATCH,	/* path known, digest not */
-	ATT_V_VIOLATION,	/* ToMToU / open-writers violation */
-	ATT_V_BAD_TEMPLATE_HASH, /* template digest != hash of its data */
-	ATT_V_SIG_BAD,		/* signature present and not valid */
+	ATT_V_UNKNOWN_PATH,	  /* path not on the whitelist */
+	ATT_V_HASH_MISMATCH,	  /* path known, digest not */
+	ATT_V_VIOLATION,	  /* ToMToU / open-writers violation */
+	ATT_V_BAD_TEMPLATE_HASH,  /* template digest != hash of its data */
+	ATT_V_SIG_BAD,		  /* signature present and not valid */
 	ATT_V_BOOT_AGGREGATE_BAD, /* does not match the quoted PCRs */
-	ATT_V_WRONG_PCR,	/* entry extends a PCR the log may not use */
-	ATT_V_BUF_DIGEST_BAD,	/* ima-buf digest is not the buffer's hash */
-	ATT_V_NO_DIGEST,	/* template without a file digest */
-	ATT_V_GAP,		/* the list continues after an unmeasured gap */
+	ATT_V_WRONG_PCR,	  /* entry extends a PCR the log may not use */
+	ATT_V_BUF_DIGEST_BAD,	  /* ima-buf digest is not the buffer's hash */
+	ATT_V_NO_DIGEST,	  /* template without a file digest */
+	ATT_V_GAP, /* the list continues after an unmeasured gap */
 	ATT_V_COUNT,
 };
 
@@ -65,11 +65,11 @@ enum att_wl_violations {
 
 /* Caps applied while loading (0: the defaults). */
 struct att_wl_limits {
-	size_t max_bytes;	/* document size, default 256 MiB */
-	size_t max_paths;	/* default 4 M */
+	size_t max_bytes;	     /* document size, default 256 MiB */
+	size_t max_paths;	     /* default 4 M */
 	size_t max_digests_per_path; /* default 1024 */
-	size_t max_excludes;	/* default 4096 */
-	int max_depth;		/* JSON nesting, default 16 */
+	size_t max_excludes;	     /* default 4096 */
+	int max_depth;		     /* JSON nesting, default 16 */
 };
 
 /*
@@ -100,9 +100,9 @@ enum att_wl_violations att_wl_violations(const struct att_wl *wl);
 struct att_judgement {
 	enum att_verdict verdict;
 	uint64_t index;
-	const uint8_t *path;	/* points into the entry */
+	const uint8_t *path; /* points into the entry */
 	size_t path_len;
-	char detail[160];	/* e.g. the digest seen, the key id */
+	char detail[160]; /* e.g. the digest seen, the key id */
 };
 
 /*
@@ -116,14 +116,13 @@ int att_wl_judge(const struct att_wl *wl, const struct att_ima_entry *e,
  * Parses a digest as whitelists write it: hex of a known length (40, 64,
  * 96, 128 digits) or "alg:hex". ATT_E_FORMAT / ATT_E_UNSUPPORTED if not.
  */
-int att_wl_parse_digest(const char *s, size_t n, enum att_hash *alg,
-			uint8_t *d, size_t *dlen);
+int att_wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
+			size_t *dlen);
 
 /* Iteration, for tools: calls fn for every path and its digests. */
 typedef int (*att_wl_path_fn)(const uint8_t *path, size_t path_len,
-			      const uint8_t *const *digests,
-			      const size_t *lens, size_t n, void *arg);
-int att_wl_foreach_path(const struct att_wl *wl, att_wl_path_fn fn,
-			void *arg);
+			      const uint8_t *const *digests, const size_t *lens,
+			      size_t n, void *arg);
+int att_wl_foreach_path(const struct att_wl *wl, att_wl_path_fn fn, void *arg);
 
 #endif
