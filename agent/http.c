@@ -14,10 +14,14 @@
 #include "attest/err.h"
 #include "attest/log.h"
 
+/*
+ * The CA, certificate and key are read into memory when set, so that the
+ * agent can drop its privileges afterwards and still present them.
+ */
 struct agent_http {
 	char **urls;
 	size_t nurls, current;
-	char *ca, *cert, *key;
+	struct att_buf ca, cert, key;
 	long timeout;
 	CURL *curl;
 };
@@ -37,12 +41,19 @@ int agent_http_new(const char *const *urls, size_t nurls, const char *ca,
 	if (!h)
 		return ATT_E_NOMEM;
 	h->urls = calloc(nurls, sizeof(*h->urls));
-	h->ca = strdup(ca);
+	att_buf_init(&h->ca, 1u << 20);
+	att_buf_init(&h->cert, 1u << 20);
+	att_buf_init(&h->key, 1u << 20);
 	h->curl = curl_easy_init();
 	h->timeout = 30;
-	if (!h->urls || !h->ca || !h->curl) {
+	if (!h->urls || !h->curl) {
 		agent_http_free(h);
 		return ATT_E_NOMEM;
+	}
+	if (att_buf_read_file(&h->ca, ca, 1u << 20)) {
+		att_err("cannot read the verifier CA %s", ca);
+		agent_http_free(h);
+		return ATT_E_IO;
 	}
 	for (i = 0; i < nurls; i++) {
 		size_t n = strlen(urls[i]);
@@ -71,9 +82,9 @@ void agent_http_free(struct agent_http *h)
 	for (i = 0; i < h->nurls; i++)
 		free(h->urls[i]);
 	free(h->urls);
-	free(h->ca);
-	free(h->cert);
-	free(h->key);
+	att_buf_release(&h->ca);
+	att_buf_release(&h->cert);
+	att_buf_wipe_release(&h->key);
 	if (h->curl)
 		curl_easy_cleanup(h->curl);
 	free(h);
@@ -82,17 +93,18 @@ void agent_http_free(struct agent_http *h)
 int agent_http_set_client_cert(struct agent_http *h, const char *cert,
 			       const char *key)
 {
-	char *c = cert ? strdup(cert) : NULL, *k = key ? strdup(key) : NULL;
-
-	if ((cert && !c) || (key && !k)) {
-		free(c);
-		free(k);
-		return ATT_E_NOMEM;
+	att_buf_release(&h->cert);
+	att_buf_wipe_release(&h->key);
+	if (!cert || !key)
+		return ATT_OK;
+	if (att_buf_read_file(&h->cert, cert, 1u << 20) ||
+	    att_buf_read_file(&h->key, key, 1u << 20)) {
+		att_err("cannot read the client certificate %s or key %s", cert,
+			key);
+		att_buf_release(&h->cert);
+		att_buf_wipe_release(&h->key);
+		return ATT_E_IO;
 	}
-	free(h->cert);
-	free(h->key);
-	h->cert = c;
-	h->key = k;
 	return ATT_OK;
 }
 
@@ -136,14 +148,28 @@ static int one_try(struct agent_http *h, size_t which, const char *method,
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https");
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https");
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(c, CURLOPT_CAINFO, h->ca);
-	curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
+	{
+		struct curl_blob ca = { h->ca.data, h->ca.len,
+					CURL_BLOB_NOCOPY };
+
+		/* The pinned CA is the only trust anchor. */
+		curl_easy_setopt(c, CURLOPT_CAINFO, NULL);
+		curl_easy_setopt(c, CURLOPT_CAPATH, NULL);
+		curl_easy_setopt(c, CURLOPT_CAINFO_BLOB, &ca);
+	}
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
 	curl_easy_setopt(c, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
-	if (h->cert) {
-		curl_easy_setopt(c, CURLOPT_SSLCERT, h->cert);
-		curl_easy_setopt(c, CURLOPT_SSLKEY, h->key);
+	if (h->cert.len) {
+		struct curl_blob cb = { h->cert.data, h->cert.len,
+					CURL_BLOB_NOCOPY };
+		struct curl_blob kb = { h->key.data, h->key.len,
+					CURL_BLOB_NOCOPY };
+
+		curl_easy_setopt(c, CURLOPT_SSLCERT_BLOB, &cb);
+		curl_easy_setopt(c, CURLOPT_SSLCERTTYPE, "PEM");
+		curl_easy_setopt(c, CURLOPT_SSLKEY_BLOB, &kb);
+		curl_easy_setopt(c, CURLOPT_SSLKEYTYPE, "PEM");
 	}
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, h->timeout);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT,

@@ -24,13 +24,16 @@ struct agent_http_resp {
 
 /*
  * urls: https:// base URLs in failover order; ca: the PEM file of the
- * verifier's CA (the only trust anchor).
+ * verifier's CA (the only trust anchor), read now.
  */
 int agent_http_new(const char *const *urls, size_t nurls, const char *ca,
 		   struct agent_http **out);
 void agent_http_free(struct agent_http *h);
 
-/* Sets (or clears with NULLs) the client certificate and key files. */
+/*
+ * Reads (or clears with NULLs) the client certificate and key files: they
+ * are kept in memory, so privileges can be dropped afterwards.
+ */
 int agent_http_set_client_cert(struct agent_http *h, const char *cert,
 			       const char *key);
 /* Per-request timeout in seconds (default 30). */
