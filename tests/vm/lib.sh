@@ -51,6 +51,7 @@ vm_build_initramfs() {
 	plan=$3
 	bindir=${4:-}
 	root=$(mktemp -d "${TMPDIR:-/tmp}/vm-root.XXXXXX")
+	chmod 755 "$root"
 	mkdir -p "$root/bin" "$root/sbin" "$root/proc" "$root/sys" "$root/dev" \
 		"$root/tmp" "$root/root" "$root/lib" "$root/vm" "$root/etc"
 	cp /bin/busybox "$root/bin/busybox"

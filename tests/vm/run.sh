@@ -17,7 +17,7 @@ OUT=$O/vm
 pass=0
 failn=0
 
-SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only dump_clean
+SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only file_read_nonroot dump_clean
 policy_malformed policy_replace violation_open_writers violation_tomtou
 dump_violations unload reload_gap unload_under_load lock_refuses_removal"
 

@@ -130,6 +130,22 @@ scn_file_write_only() {
 	esac
 }
 
+# the default FILE_CHECK rule has uid=0: a file read by another user is
+# not measured, the same file read by root is
+scn_file_read_nonroot() {
+	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+	mkdir -p /pub && chmod 755 /pub
+	echo "public $$" >/pub/data && chmod 644 /pub/data
+	su -s /bin/sh nobody -c true || { fail "su nobody does not work"; return 1; }
+	c0=$(count)
+	out=$(su -s /bin/sh nobody -c "id -u; cat /pub/data")
+	[ "$out" = "$(printf '65534\npublic %s' $$)" ] || { fail "su output: $out"; return 1; }
+	[ "$(count)" = "$c0" ] || { fail "uid 65534's read measured: $(last_entry)"; return 1; }
+	cat /pub/data >/dev/null
+	expect_new_entry "$c0" /pub/data
+}
+
 scn_dump_clean() {
 	dump clean
 }
@@ -275,7 +291,7 @@ scn_lock_refuses_removal() {
 	expect_new_entry "$c0" /root/p5/true
 }
 
-for s in load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only dump_clean \
+for s in load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only file_read_nonroot dump_clean \
 	policy_malformed policy_replace violation_open_writers \
 	violation_tomtou dump_violations unload reload_gap \
 	unload_under_load lock_refuses_removal; do
