@@ -4,7 +4,9 @@
 #   make check      install deps, build, run unit (ASan+UBSan), integration,
 #                   fuzz (time-boxed) and VM tests
 #   make demo       install deps, build, run the demo fleet
-#   make bench      benchmarks against the reference tools (not a test)
+#   make bench      benchmarks against the reference tools (not a test;
+#                   bench-vm: the module's overhead in the VM only)
+#   make kernel-check  W=1, sparse and checkpatch on slim.ko for both kernels
 #   make fuzz       long fuzzing runs (FUZZ_SECONDS=N per target)
 #   make install    install binaries under $(DESTDIR)$(PREFIX)
 #
@@ -20,7 +22,7 @@ SKIP_DEPS ?=
 BUILD = $(MAKE) --no-print-directory -f $(SRC)/mk/build.mk SRC=$(SRC)
 
 .PHONY: all rel san fuzz-build deps check unit integration fuzz-check vm-check \
-	demo bench fuzz install clean kernel
+	demo bench bench-vm kernel-check fuzz install clean kernel
 
 all: rel
 
@@ -62,6 +64,13 @@ fuzz: deps fuzz-build
 
 bench: deps rel
 	@$(SRC)/bench/run.sh $(O)/rel
+	@$(SRC)/bench/vm/run.sh $(O)
+
+bench-vm: deps rel
+	@$(SRC)/bench/vm/run.sh $(O)
+
+kernel-check: deps
+	@$(SRC)/tests/kernel-static.sh $(O)
 
 demo: deps rel
 	@$(SRC)/deploy/demo.sh $(O)

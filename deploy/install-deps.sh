@@ -21,7 +21,8 @@ TEST="swtpm swtpm-tools tpm2-tools ima-evm-utils postgresql openssl curl
 KVER_612="6.12.118+deb12"
 KERNEL="linux-image-amd64 linux-headers-amd64
  linux-image-${KVER_612}-amd64-unsigned linux-headers-${KVER_612}-amd64
- qemu-system-x86 busybox-static kmod cpio sparse"
+ qemu-system-x86 busybox-static kmod cpio sparse linux-source-6.1
+ e2fsprogs attr"
 
 PKGS="$BUILD $TEST $KERNEL"
 
@@ -39,16 +40,34 @@ for p in $PKGS; do
 	esac
 done
 
-if [ -z "$missing" ]; then
-	echo "install-deps: all $(echo $PKGS | wc -w) packages present"
-	exit 0
-fi
+# checkpatch.pl ships in no headers package: unpack it (with the data files
+# it reads) from Debian's kernel source tarball, once.
+checkpatch() {
+	src=/usr/src/linux-source-6.1
+	[ -x "$src/scripts/checkpatch.pl" ] && return 0
+	tarball=$(ls /usr/src/linux-source-6.1.tar.* 2>/dev/null | head -n 1)
+	[ -n "$tarball" ] || return 0
+	echo "install-deps: unpacking checkpatch.pl from $tarball"
+	$SUDO mkdir -p /usr/src
+	$SUDO tar -xf "$tarball" -C /usr/src \
+		linux-source-6.1/scripts/checkpatch.pl \
+		linux-source-6.1/scripts/spelling.txt \
+		linux-source-6.1/scripts/const_structs.checkpatch
+}
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+
+if [ -z "$missing" ]; then
+	echo "install-deps: all $(echo $PKGS | wc -w) packages present"
+	checkpatch
+	exit 0
+fi
+
 echo "install-deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -q --no-install-recommends $missing
+checkpatch
 echo "install-deps: done"

@@ -30,6 +30,7 @@ run_suite() {
 run_suite unit "$here/run-tests.sh" unit "$O/san/tests/unit"
 run_suite integration "$here/run-tests.sh" integration "$O/san/tests/integration"
 run_suite fuzz "$here/fuzz/run.sh" "$O/fuzz" "$FUZZ_SECONDS"
+run_suite kernel-static "$here/kernel-static.sh" "$O"
 if [ -x "$here/vm/run.sh" ]; then
 	run_suite vm "$here/vm/run.sh" "$O"
 fi
