@@ -29,3 +29,10 @@ AGENT_INTEG_TESTS := $(patsubst $(SRC)/tests/integration/%.c,$(B)/tests/integrat
 $(AGENT_INTEG_TESTS): $(filter-out $(B)/obj/agent/main.o,$(AGENT_OBJS))
 $(AGENT_INTEG_TESTS): PKG_LIBS += $(AGENT_LIBS)
 $(B)/obj/tests/integration/test_agent_%.o: ALL_CFLAGS += -I$(SRC)/agent
+
+# The daemon.
+AGENT_BIN := $(B)/bin/attest-agent
+BINS += $(AGENT_BIN)
+LINKS += $(AGENT_BIN)
+$(AGENT_BIN)_SRCS := $(wildcard $(SRC)/agent/*.c)
+$(AGENT_BIN)_LIBS := $(AGENT_LIBS)

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * attest.h - one attestation round (DESIGN.md, trust flow 2):
+ *
+ *   POST /v1/attestation/challenge {"agent_id"}
+ *     -> {"nonce", "expires", "pcr_selection": {"sha256": [0, ...]},
+ *         "logs": [{"name", "pcr", "next_entry"}]}
+ *   quote over the selection with the nonce; read the PCRs; read each log
+ *   AFTER quoting, from the entry asked for;
+ *   POST /v1/attestation/evidence {"agent_id", "nonce", "quote",
+ *     "signature", "pcrs", "logs": [{"name", "start", "entries"}]}
+ *     -> the verdict.
+ */
+#ifndef ATTEST_AGENT_ATTEST_H
+#define ATTEST_AGENT_ATTEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "http.h"
+#include "logsrc.h"
+#include "tpm.h"
+
+/* Bytes of one log sent in one round at most (the rest waits). */
+#define AGENT_LOG_ROUND_MAX (8u << 20)
+
+struct agent_round {
+	char state[32]; /* the verifier's verdict: trusted, ... */
+	uint64_t entries_sent;
+	long http_status;     /* of the evidence post */
+	uint32_t reset_count; /* from this round\'s quote */
+	int reboot;	      /* the lists were sent from entry 0 */
+	int more;	      /* entries were left for the next round */
+};
+
+struct agent_attest_ctx {
+	const struct agent_config *conf;
+	struct agent_tpm *tpm;
+	struct agent_http *http;
+	struct agent_log **logs; /* one per configured log */
+	size_t nlogs;
+	/*
+	 * The TPM's resetCount at the last round the verifier took, -1 when
+	 * unknown; kept in STATE/reset_count across restarts. A quote with
+	 * another resetCount means the host rebooted: the lists started
+	 * over, so they are sent from entry 0 whatever the challenge says
+	 * (the verifier only learns of the reboot from this quote).
+	 */
+	int64_t last_reset_count;
+};
+
+/*
+ * Runs one round. ATT_OK when the verifier took the evidence (whatever
+ * its verdict, in r->state); ATT_E_NET when no verifier answered;
+ * ATT_E_AUTH when it refused us; ATT_E_TPM / ATT_E_IO on local failures.
+ */
+int agent_attest_round(struct agent_attest_ctx *ctx, struct agent_round *r);
+
+/* Loads / saves last_reset_count in the state directory. */
+void agent_attest_load_boot(struct agent_attest_ctx *ctx);
+void agent_attest_save_boot(const struct agent_attest_ctx *ctx);
+
+#endif
