@@ -6,6 +6,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -89,11 +91,30 @@ static void errors(void **state)
 	agent_config_release(&c);
 }
 
+/* The example shipped in deploy/ is valid. */
+static void shipped_example(void **state)
+{
+	const char *src = getenv("ATT_SRC");
+	struct agent_config c;
+	char path[512], err[200] = "";
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/deploy/agent.conf", src ? src : ".");
+	agent_config_init(&c);
+	if (agent_config_load(&c, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(agent_config_finish(&c, err, sizeof(err)), ATT_OK);
+	assert_int_equal(c.nlogs, 1);
+	assert_string_equal(c.user, "attest-agent");
+	agent_config_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(good_file),
 		cmocka_unit_test(errors),
+		cmocka_unit_test(shipped_example),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
