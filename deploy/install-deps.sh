@@ -21,7 +21,7 @@ TEST="swtpm swtpm-tools tpm2-tools ima-evm-utils postgresql openssl curl
 KVER_612="6.12.118+deb12"
 KERNEL="linux-image-amd64 linux-headers-amd64
  linux-image-${KVER_612}-amd64-unsigned linux-headers-${KVER_612}-amd64
- qemu-system-x86 busybox-static kmod cpio sparse linux-source-6.1
+ qemu-system-x86 busybox-static kmod cpio sparse linux-source-6.1 dkms
  e2fsprogs attr"
 
 PKGS="$BUILD $TEST $KERNEL"
