@@ -17,11 +17,11 @@ $(VER_BIN)_LIBS := $(VER_LIBS)
 # (all but main.c); `override` wins over tests/integration/module.mk's
 # defaults, which are read later. Recursive (=): TEST_LIBS may be set later.
 VER_TEST_SRCS := $(filter-out %/main.c,$(VER_SRCS))
-VER_DIRECT_TESTS := test_verifier_store test_verifier_api
+VER_DIRECT_TESTS := test_verifier_store test_verifier_api test_verifier_attest
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_SRCS = $(SRC)/tests/integration/$(t).c $$(TESTLIB_SRCS) $(VER_TEST_SRCS)))
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS = $$(TEST_LIBS) $(VER_LIBS)))
 # Verifier tests that drive swtpm through the agent's TPM layer.
-VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll
+VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll $(B)/tests/integration/test_verifier_attest
 $(VER_TPM_TESTS): $(AGENT_TPM_OBJS)
 $(VER_TPM_TESTS): PKG_LIBS += $(AGENT_TSS_LIBS)
 $(patsubst $(B)/tests/%,$(B)/obj/tests/%.o,$(VER_TPM_TESTS)): ALL_CFLAGS += -I$(SRC)/agent

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -162,6 +163,8 @@ int att_vproc_start(const char *dir, const char *db, const char *const *extra,
 		return ATT_E_IO;
 	}
 	if (p->pid == 0) {
+		/* Goes when the test goes, even when it crashes. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		fd = open(logp, O_WRONLY | O_CREAT | O_APPEND, 0644);
 		if (fd >= 0) {
 			dup2(fd, 2);

@@ -15,6 +15,7 @@
 #include "config.h"
 #include "metrics.h"
 #include "server.h"
+#include "wlcache.h"
 #include "service.h"
 
 #define VER_VERSION "0.1.0"
@@ -196,6 +197,8 @@ int main(int argc, char **argv)
 	rc = ver_auth_new(cfg.admin_ca, cfg.agent_ca, &ctx.auth);
 	if (!rc)
 		rc = ver_metrics_new(&ctx.metrics);
+	if (!rc)
+		rc = ver_wlcache_new(16, &ctx.wlc);
 	if (!rc && cfg.ek_ca_dir[0]) {
 		rc = att_ek_ca_load(cfg.ek_ca_dir, &ctx.ek_ca);
 		if (rc)
@@ -234,6 +237,7 @@ out:
 	if (srv)
 		ver_server_drain_stop(srv, 0);
 	ver_metrics_free(ctx.metrics);
+	ver_wlcache_free(ctx.wlc);
 	ver_ca_free(ctx.agent_ca);
 	att_ek_ca_free(ctx.ek_ca);
 	ver_auth_free(ctx.auth);

@@ -94,6 +94,10 @@ int ver_route(struct ver_req *rq, struct ver_resp *rs)
 	if (!strcmp(segs[0], "enrollment") && n == 2 &&
 	    !strcmp(segs[1], "tokens"))
 		return ver_api_tokens(rq, rs);
+	if (!strcmp(segs[0], "attestation") && n == 2)
+		return ver_api_attestation(rq, rs, segs[1]);
+	if (!strcmp(segs[0], "fleet") && n == 1)
+		return ver_api_fleet(rq, rs);
 	if (!strcmp(segs[0], "agents"))
 		return ver_api_agents(rq, rs, n > 1 ? segs[1] : NULL,
 				      n > 2 ? segs[2] : NULL);

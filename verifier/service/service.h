@@ -101,5 +101,17 @@ int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
 int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs);
 int ver_api_enroll(struct ver_req *rq, struct ver_resp *rs, const char *sub);
 int ver_api_tokens(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_attestation(struct ver_req *rq, struct ver_resp *rs,
+			const char *sub);
+int ver_api_fleet(struct ver_req *rq, struct ver_resp *rs);
+/*
+ * Requires agent id's own current certificate; loads its record into a
+ * (released by the caller). Answers 401/403 and returns nonzero if not.
+ */
+int ver_require_agent(struct ver_req *rq, struct ver_resp *rs, const char *id,
+		      struct att_agent_rec *a);
+/* The state to report: "stale" when an attested agent missed 2 intervals. */
+const char *ver_effective_state(const struct ver_ctx *c,
+				const struct att_agent_rec *a, int64_t now);
 
 #endif

@@ -83,6 +83,13 @@ int att_store_wl_get(struct att_store *s, const char *name, int64_t version,
 	return s->ops->wl_get(s, name, version, out);
 }
 
+int att_store_wl_latest(struct att_store *s, const char *name, int64_t *version)
+{
+	if (!name_ok(name, ATT_STORE_NAME_MAX))
+		return ATT_E_INVAL;
+	return s->ops->wl_latest(s, name, version);
+}
+
 int att_store_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg)
 {
 	return s->ops->wl_list(s, fn, arg);

@@ -28,7 +28,7 @@
 struct att_store;
 
 /* The schema version this build creates and expects. */
-#define ATT_STORE_SCHEMA_VERSION 1
+#define ATT_STORE_SCHEMA_VERSION 2
 
 int att_store_open(const char *url, struct att_store **out);
 void att_store_free(struct att_store *s);
@@ -58,6 +58,9 @@ int att_store_wl_put(struct att_store *s, const char *name, const char *body,
 /* version 0: the newest. ATT_E_NOT_FOUND if there is none. */
 int att_store_wl_get(struct att_store *s, const char *name, int64_t version,
 		     struct att_store_wl *out);
+/* The newest version number of name. ATT_E_NOT_FOUND if none. */
+int att_store_wl_latest(struct att_store *s, const char *name,
+			int64_t *version);
 /* Newest version of every whitelist, by name (body is NULL). */
 typedef int (*att_store_wl_fn)(const struct att_store_wl *w, void *arg);
 int att_store_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg);
@@ -79,6 +82,7 @@ struct att_agent_rec {
 	int64_t wl_version;		      /* 0: follow the newest */
 	int64_t reset_count;		      /* -1: never quoted */
 	int64_t restart_count;
+	int64_t tpm_clock; /* clockInfo.clock of the last good quote */
 	int64_t boot_count;
 	int64_t enrolled_at;
 	int64_t last_attest; /* 0: never */

@@ -16,6 +16,8 @@ struct att_store_ops {
 		      size_t len, int64_t expect, int64_t *version);
 	int (*wl_get)(struct att_store *s, const char *name, int64_t version,
 		      struct att_store_wl *out);
+	int (*wl_latest)(struct att_store *s, const char *name,
+			 int64_t *version);
 	int (*wl_list)(struct att_store *s, att_store_wl_fn fn, void *arg);
 	int (*wl_delete)(struct att_store *s, const char *name);
 	int (*agent_get)(struct att_store *s, const char *id,

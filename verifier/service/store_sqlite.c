@@ -40,6 +40,8 @@ static const char *const sq_migrations[] = {
 	"expires INTEGER NOT NULL, request TEXT);"
 	"CREATE TABLE tokens (hash TEXT PRIMARY KEY, expires INTEGER NOT "
 	"NULL);",
+	/* 2: the TPM clock of the last accepted quote */
+	"ALTER TABLE agents ADD COLUMN tpm_clock INTEGER NOT NULL DEFAULT 0;",
 };
 
 #define SQ_NMIGRATIONS ((int)(sizeof(sq_migrations) / sizeof(sq_migrations[0])))
@@ -315,6 +317,33 @@ out:
 	return rc;
 }
 
+static int sq_wl_latest(struct att_store *s, const char *name, int64_t *version)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(
+		q, "SELECT MAX(version) FROM whitelists WHERE name = ?1", &st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, name);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL) {
+		*version = sqlite3_column_int64(st, 0);
+		rc = 0;
+	} else if (rc == SQLITE_ROW) {
+		rc = ATT_E_NOT_FOUND;
+	} else {
+		rc = sq_fail(q, "whitelist latest");
+	}
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
 static int sq_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg)
 {
 	struct sq_store *q = sq(s);
@@ -397,7 +426,7 @@ out:
 #define SQ_AGENT_COLS                                                        \
 	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
-	"replay, last_result, cert_fpr"
+	"replay, last_result, cert_fpr, tpm_clock"
 
 static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
 {
@@ -424,12 +453,13 @@ static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
 	if (!rc)
 		rc = sq_dup_text(st, 14, &a->last_result);
 	sq_copy_text(st, 15, a->cert_fpr, sizeof(a->cert_fpr));
+	a->tpm_clock = sqlite3_column_int64(st, 16);
 	if (rc)
 		att_agent_rec_release(a);
 	return rc;
 }
 
-/* Binds ?1, ?3.. ?16 in SQ_AGENT_COLS order after id (rev bound by callers). */
+/* Binds ?1, ?3.. ?17 in SQ_AGENT_COLS order after id (rev bound by callers). */
 static void sq_bind_agent(sqlite3_stmt *st, const struct att_agent_rec *a)
 {
 	sq_text(st, 1, a->id);
@@ -447,6 +477,7 @@ static void sq_bind_agent(sqlite3_stmt *st, const struct att_agent_rec *a)
 	sq_blob(st, 14, a->replay, a->replay_len);
 	sq_text(st, 15, a->last_result);
 	sq_text(st, 16, a->cert_fpr);
+	sqlite3_bind_int64(st, 17, a->tpm_clock);
 }
 
 static int sq_agent_get(struct att_store *s, const char *id,
@@ -485,7 +516,7 @@ static int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
 	rc = sq_prepare(q,
 			"INSERT INTO agents (" SQ_AGENT_COLS ") VALUES (?1, "
 			"?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-			"?14, ?15, ?16)",
+			"?14, ?15, ?16, ?17)",
 			&st);
 	if (rc)
 		goto out;
@@ -513,7 +544,7 @@ static int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
 			"wl_version = ?8, reset_count = ?9, restart_count = "
 			"?10, boot_count = ?11, enrolled_at = ?12, "
 			"last_attest = ?13, replay = ?14, last_result = ?15, "
-			"cert_fpr = ?16 "
+			"cert_fpr = ?16, tpm_clock = ?17 "
 			"WHERE id = ?1 AND rev = ?2",
 			&st);
 	if (rc)
@@ -820,6 +851,7 @@ static const struct att_store_ops sq_ops = {
 	.ping = sq_ping,
 	.wl_put = sq_wl_put,
 	.wl_get = sq_wl_get,
+	.wl_latest = sq_wl_latest,
 	.wl_list = sq_wl_list,
 	.wl_delete = sq_wl_delete,
 	.agent_get = sq_agent_get,

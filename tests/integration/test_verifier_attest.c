@@ -1,0 +1,837 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * test_verifier_attest.c - challenge/evidence end to end: the real
+ * attest-verifier (SQLite, real TLS), a real swtpm driven through the
+ * agent's TPM layer, an IMA list built the way the kernel writes it and
+ * extended into the swtpm's PCR 10 (sha1 and sha256 banks), boot_aggregate
+ * from the swtpm's PCRs 0-9.
+ *
+ * Verdicts: trusted; log ahead of the quote (accepted, the rest kept for
+ * the next round); excluded path; unknown file (untrusted, path named,
+ * judged again each round until the whitelist allows it); wrong hash;
+ * tampered entry; truncated log; reboot (new resetCount, log from 0);
+ * resetCount going backwards refused. Refusals: replayed nonce, expired
+ * nonce (second verifier process on the same database), evidence for
+ * another agent, agent A's certificate for agent B, a nonce issued to
+ * another agent. Restart of the verifier between attestations. Fleet
+ * report rows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include "../../verifier/service/store.h"
+#include "attest/buf.h"
+#include "attest/codec.h"
+#include "attest/err.h"
+#include "attest/replay.h"
+#include "imabuild.h"
+#include "swtpm.h"
+#include "tpm.h"
+#include "verifier_http.h"
+#include "verifier_proc.h"
+
+#define AK_HANDLE 0x81010010u
+
+struct fx {
+	char dir[64];
+	char db[128];
+	struct att_vproc *vp;
+	struct att_swtpm *sw;
+	struct agent_tpm *tpm;
+	struct att_buf log; /* the host's IMA list, as the kernel has it */
+	uint64_t nentries;
+};
+
+static struct fx F;
+
+static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
+
+/* ---- HTTP helpers ---- */
+
+static int req(const char *who, const char *method, const char *path,
+	       const char *body, struct json_object **js)
+{
+	struct att_vh_resp r;
+	int st;
+
+	assert_int_equal(att_vh_request(att_vproc_port(F.vp), F.dir, who,
+					method, path, body,
+					body ? strlen(body) : 0, &r),
+			 0);
+	st = r.status;
+	*js = json_tokener_parse(r.body);
+	if (!*js)
+		fprintf(stderr, "not JSON (%d): %s\n", st, r.body);
+	assert_non_null(*js);
+	att_vh_resp_release(&r);
+	return st;
+}
+
+static struct json_object *jget(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v))
+		fail_msg("no '%s' in %s", k, json_object_to_json_string(o));
+	return v;
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+	return json_object_get_string(jget(o, k));
+}
+
+static int64_t jint(struct json_object *o, const char *k)
+{
+	return json_object_get_int64(jget(o, k));
+}
+
+static char *b64(const void *p, size_t n)
+{
+	char *s = malloc(att_b64_enclen(n) + 1);
+
+	assert_non_null(s);
+	att_b64_encode(p, n, s);
+	return s;
+}
+
+/* ---- the host: IMA list + PCR 10 ---- */
+
+static void extend_td(const struct att_buf *td)
+{
+	uint8_t d1[20], d256[32];
+
+	ib_hash("sha1", td->data, td->len, d1);
+	ib_hash("sha256", td->data, td->len, d256);
+	assert_int_equal(agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA1, d1), 0);
+	assert_int_equal(agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d256),
+			 0);
+}
+
+/* Measures a file: appends its ima-ng record and extends PCR 10. */
+static void measure(const char *path, const char *content)
+{
+	struct att_buf td;
+	uint8_t d[32];
+
+	att_buf_init(&td, 0);
+	ib_hash("sha256", content, strlen(content), d);
+	ib_dng(&td, "sha256", d, 32);
+	ib_nng(&td, path);
+	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
+	extend_td(&td);
+	att_buf_release(&td);
+	F.nentries++;
+}
+
+/* A new boot: the list restarts with boot_aggregate over PCRs 0-9. */
+static void boot(void)
+{
+	struct att_pcr_sel sel;
+	struct att_pcrs pcrs;
+	struct att_buf td;
+	uint8_t agg[32];
+
+	att_buf_release(&F.log);
+	att_buf_init(&F.log, 0);
+	F.nentries = 0;
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
+	att_pcrs_clear(&pcrs);
+	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pcrs), 0);
+	assert_int_equal(att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, agg), 0);
+	att_buf_init(&td, 0);
+	ib_dng(&td, "sha256", agg, 32);
+	ib_nng(&td, "boot_aggregate");
+	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
+	extend_td(&td);
+	att_buf_release(&td);
+	F.nentries++;
+}
+
+/* Byte offset of entry i in F.log. */
+static size_t entry_offset(uint64_t idx)
+{
+	size_t off = 0;
+	uint64_t i;
+	uint32_t nl, dl;
+
+	for (i = 0; i < idx; i++) {
+		off += 4 + 20;
+		memcpy(&nl, F.log.data + off, 4);
+		off += 4 + nl;
+		memcpy(&dl, F.log.data + off, 4);
+		off += 4 + dl;
+	}
+	return off;
+}
+
+/* ---- enrollment (as in test_verifier_enroll.c) ---- */
+
+static char *make_csr(const char *id)
+{
+	char path[256], *pem;
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	X509_REQ *r = X509_REQ_new();
+	BIO *b = BIO_new(BIO_s_mem());
+	BUF_MEM *bm;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.key", F.dir, id);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL),
+			 1);
+	fclose(f);
+	X509_REQ_set_pubkey(r, k);
+	assert_true(X509_REQ_sign(r, k, EVP_sha256()) > 0);
+	assert_int_equal(PEM_write_bio_X509_REQ(b, r), 1);
+	BIO_get_mem_ptr(b, &bm);
+	pem = strndup(bm->data, bm->length);
+	BIO_free(b);
+	X509_REQ_free(r);
+	EVP_PKEY_free(k);
+	return pem;
+}
+
+static void enroll(const char *id)
+{
+	struct att_buf ek, cert, ak;
+	struct json_object *js, *o;
+	struct att_cred cred;
+	uint8_t secret[64];
+	size_t slen, n;
+	char *e, *c, *a, *csr, body[8192], path[256], sb[128];
+	const char *s;
+	FILE *f;
+
+	att_buf_init(&ek, 0);
+	att_buf_init(&cert, 0);
+	att_buf_init(&ak, 0);
+	assert_int_equal(agent_tpm_ek_public(F.tpm, AGENT_KEY_RSA, &ek), 0);
+	assert_int_equal(agent_tpm_ek_cert(F.tpm, AGENT_KEY_RSA, &cert), 0);
+	assert_int_equal(agent_tpm_ak_public(F.tpm, &ak), 0);
+	assert_int_equal(
+		req("admin", "POST", "/v1/enrollment/tokens", "{}", &js), 201);
+	e = b64(ek.data, ek.len);
+	c = b64(cert.data, cert.len);
+	a = b64(ak.data, ak.len);
+	snprintf(body, sizeof(body),
+		 "{\"agent_id\":\"%s\",\"token\":\"%s\",\"ek_public\":\"%s\","
+		 "\"ek_cert\":\"%s\",\"ak_public\":\"%s\"}",
+		 id, jstr(js, "token"), e, c, a);
+	json_object_put(js);
+	free(e);
+	free(c);
+	free(a);
+	assert_int_equal(req(NULL, "POST", "/v1/enroll", body, &js), 200);
+	memset(&cred, 0, sizeof(cred));
+	s = jstr(js, "credential_blob");
+	assert_int_equal(att_b64_decode(s, strlen(s), cred.blob.credential,
+					sizeof(cred.blob.credential), &n),
+			 0);
+	cred.blob.size = (uint16_t)n;
+	s = jstr(js, "encrypted_secret");
+	assert_int_equal(att_b64_decode(s, strlen(s), cred.secret.secret,
+					sizeof(cred.secret.secret), &n),
+			 0);
+	cred.secret.size = (uint16_t)n;
+	json_object_put(js);
+	assert_int_equal(agent_tpm_activate(F.tpm, AGENT_KEY_RSA, &cred, secret,
+					    sizeof(secret), &slen),
+			 0);
+	csr = make_csr(id);
+	att_b64_encode(secret, slen, sb);
+	o = json_object_new_object();
+	json_object_object_add(o, "agent_id", json_object_new_string(id));
+	json_object_object_add(o, "secret", json_object_new_string(sb));
+	json_object_object_add(o, "csr", json_object_new_string(csr));
+	free(csr);
+	assert_int_equal(req(NULL, "POST", "/v1/enroll/activate",
+			     json_object_to_json_string(o), &js),
+			 200);
+	json_object_put(o);
+	snprintf(path, sizeof(path), "%s/%s.pem", F.dir, id);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(jstr(js, "certificate"), f);
+	fclose(f);
+	json_object_put(js);
+	att_buf_release(&ek);
+	att_buf_release(&cert);
+	att_buf_release(&ak);
+}
+
+/* ---- one attestation round ---- */
+
+struct round {
+	const char *who;   /* certificate used (default the agent) */
+	const char *id;	   /* agent_id in the bodies */
+	const char *ev_id; /* agent_id in the evidence (default id) */
+	const char *nonce; /* use this nonce instead of the challenge's */
+	void (*after_quote)(void); /* the host measures more meanwhile */
+	int64_t start;		   /* -1: the challenge's next_entry */
+	int64_t upto;		   /* entries to send, -1: all */
+	size_t tamper_at;	   /* flip a byte at this offset of the chunk */
+	struct att_vproc *vp;	   /* another verifier for the evidence */
+	char *body_out;		   /* receives the evidence body when set */
+	char nonce_out[80];
+};
+
+static int attest(struct round *rd, struct json_object **result)
+{
+	struct att_vproc *keep = F.vp;
+	struct json_object *js, *o, *pcrs, *bank, *logs, *log;
+	struct att_buf attest_b, sig;
+	struct att_pcr_sel sel;
+	struct att_pcrs pv;
+	uint8_t nonce[32];
+	size_t n, off, end;
+	int64_t start;
+	char body[128], hex[65], key[4], *q, *s, *chunk;
+	const char *who = rd->who ? rd->who : rd->id;
+	const char *nonce_hex;
+	unsigned int i;
+	int st;
+
+	snprintf(body, sizeof(body), "{\"agent_id\":\"%s\"}", rd->id);
+	assert_int_equal(
+		req(who, "POST", "/v1/attestation/challenge", body, &js), 201);
+	snprintf(rd->nonce_out, sizeof(rd->nonce_out), "%s",
+		 rd->nonce ? rd->nonce : jstr(js, "nonce"));
+	nonce_hex = rd->nonce_out;
+	assert_int_equal(att_hex_decode(nonce_hex, strlen(nonce_hex), nonce,
+					sizeof(nonce), &n),
+			 0);
+	logs = jget(js, "logs");
+	start = rd->start >= 0 ? rd->start
+			       : jint(json_object_array_get_idx(logs, 0),
+				      "next_entry");
+	json_object_put(js);
+
+	/* Quote, then read the logs: the order the agent uses. */
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x7ff);
+	att_buf_init(&attest_b, 0);
+	att_buf_init(&sig, 0);
+	assert_int_equal(
+		agent_tpm_quote(F.tpm, nonce, n, &sel, &attest_b, &sig), 0);
+	att_pcrs_clear(&pv);
+	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pv), 0);
+	if (rd->after_quote)
+		rd->after_quote();
+
+	o = json_object_new_object();
+	json_object_object_add(
+		o, "agent_id",
+		json_object_new_string(rd->ev_id ? rd->ev_id : rd->id));
+	json_object_object_add(o, "nonce", json_object_new_string(nonce_hex));
+	q = b64(attest_b.data, attest_b.len);
+	s = b64(sig.data, sig.len);
+	json_object_object_add(o, "quote", json_object_new_string(q));
+	json_object_object_add(o, "signature", json_object_new_string(s));
+	free(q);
+	free(s);
+	pcrs = json_object_new_object();
+	bank = json_object_new_object();
+	for (i = 0; i <= 10; i++) {
+		att_hex_encode(att_pcrs_get(&pv, ATT_HASH_SHA256, i), 32, hex);
+		snprintf(key, sizeof(key), "%u", i);
+		json_object_object_add(bank, key, json_object_new_string(hex));
+	}
+	json_object_object_add(pcrs, "sha256", bank);
+	json_object_object_add(o, "pcrs", pcrs);
+	off = entry_offset((uint64_t)start);
+	end = rd->upto >= 0 ? entry_offset((uint64_t)rd->upto) : F.log.len;
+	chunk = NULL;
+	if (end > off) {
+		uint8_t *cp = malloc(end - off);
+
+		memcpy(cp, F.log.data + off, end - off);
+		if (rd->tamper_at)
+			cp[rd->tamper_at] ^= 0x01;
+		chunk = b64(cp, end - off);
+		free(cp);
+	}
+	logs = json_object_new_array();
+	log = json_object_new_object();
+	json_object_object_add(log, "name", json_object_new_string("ima"));
+	json_object_object_add(log, "start", json_object_new_int64(start));
+	json_object_object_add(log, "entries",
+			       json_object_new_string(chunk ? chunk : ""));
+	free(chunk);
+	json_object_array_add(logs, log);
+	json_object_object_add(o, "logs", logs);
+	if (rd->vp)
+		F.vp = rd->vp;
+	st = req(who, "POST", "/v1/attestation/evidence",
+		 json_object_to_json_string(o), result);
+	F.vp = keep;
+	if (rd->body_out)
+		free(rd->body_out);
+	rd->body_out = strdup(json_object_to_json_string(o));
+	json_object_put(o);
+	att_buf_release(&attest_b);
+	att_buf_release(&sig);
+	return st;
+}
+
+/* A round as host-1 that must answer 200 with `state`. */
+static struct json_object *round_ok(const char *state)
+{
+	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	if (strcmp(jstr(res, "state"), state))
+		fail_msg("expected %s: %s", state,
+			 json_object_to_json_string(res));
+	return res;
+}
+
+static struct json_object *log0(struct json_object *res)
+{
+	return json_object_array_get_idx(jget(res, "logs"), 0);
+}
+
+/* ---- fixture ---- */
+
+static void put_whitelist(const char *extra_path, const char *extra_content)
+{
+	char body[1024], ha[65], hb[65], hx[65];
+	struct json_object *js;
+	uint8_t d[32];
+	int st;
+
+	ib_hash("sha256", "A", 1, d);
+	att_hex_encode(d, 32, ha);
+	ib_hash("sha256", "B", 1, d);
+	att_hex_encode(d, 32, hb);
+	snprintf(body, sizeof(body),
+		 "{%s\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
+		 "\"/usr/bin/b\":[\"%s\"]%s%s%s%s%s},\"excludes\":[\"^/tmp/"
+		 "\"]}}",
+		 extra_path ? "" : "\"name\":\"base\",", ha, hb,
+		 extra_path ? ",\"" : "", extra_path ? extra_path : "",
+		 extra_path ? "\":[\"" : "",
+		 extra_path ? (ib_hash("sha256", extra_content,
+				       strlen(extra_content), d),
+			       att_hex_encode(d, 32, hx), hx)
+			    : "",
+		 extra_path ? "\"]" : "");
+	st = req("admin", extra_path ? "PUT" : "POST",
+		 extra_path ? "/v1/whitelists/base" : "/v1/whitelists", body,
+		 &js);
+	assert_int_equal(st, extra_path ? 200 : 201);
+	json_object_put(js);
+}
+
+static int setup(void **state)
+{
+	struct json_object *js;
+	int created;
+
+	(void)state;
+	snprintf(F.dir, sizeof(F.dir), "/tmp/att-vatt-XXXXXX");
+	if (!mkdtemp(F.dir))
+		return -1;
+	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
+	att_buf_init(&F.log, 0);
+	if (att_pki_init(F.dir)) {
+		fprintf(stderr, "FATAL: cannot make the test PKI\n");
+		return -1;
+	}
+	if (att_swtpm_start(&F.sw)) {
+		fprintf(stderr, "FATAL: cannot start swtpm\n");
+		return -1;
+	}
+	if (agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm) ||
+	    agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
+				AK_HANDLE, &created)) {
+		fprintf(stderr, "FATAL: no AK in swtpm\n");
+		return -1;
+	}
+	if (att_vproc_start(F.dir, F.db, extra, &F.vp)) {
+		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
+		return -1;
+	}
+	enroll("host-1");
+	enroll("host-2");
+	put_whitelist(NULL, NULL);
+	assert_int_equal(req("admin", "PUT", "/v1/agents/host-1/whitelist",
+			     "{\"name\":\"base\"}", &js),
+			 200);
+	json_object_put(js);
+	assert_int_equal(req("admin", "PUT", "/v1/agents/host-2/whitelist",
+			     "{\"name\":\"base\"}", &js),
+			 200);
+	json_object_put(js);
+	boot();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[160];
+	int st, rc = 0;
+
+	(void)state;
+	if (F.vp && att_vproc_stop(F.vp, &st) == 0 && st != 0)
+		rc = -1;
+	att_vproc_free(F.vp);
+	agent_tpm_free(F.tpm);
+	att_swtpm_free(F.sw);
+	att_buf_release(&F.log);
+	if (!getenv("ATT_KEEP")) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
+		if (system(cmd))
+			rc = -1;
+	}
+	return rc;
+}
+
+/* ---- tests (in order: they share the host and the verifier) ---- */
+
+static void test_trusted(void **state)
+{
+	struct json_object *res;
+
+	(void)state;
+	measure("/usr/bin/a", "A");
+	res = round_ok("trusted");
+	assert_int_equal(jint(log0(res), "verified"), 2);
+	assert_int_equal(jint(log0(res), "unverified"), 0);
+	json_object_put(res);
+	/* Nothing new: still trusted, nothing to replay. */
+	res = round_ok("trusted");
+	assert_int_equal(jint(log0(res), "start"), 2);
+	assert_int_equal(jint(log0(res), "entries"), 0);
+	json_object_put(res);
+}
+
+static void measure_b(void)
+{
+	measure("/usr/bin/b", "B");
+}
+
+static void test_log_ahead_of_quote(void **state)
+{
+	struct round rd = {.id = "host-1",
+			   .start = -1,
+			   .upto = -1,
+			   .after_quote = measure_b};
+	struct json_object *res;
+
+	(void)state;
+	measure("/tmp/scratch", "anything at all");
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	/* /tmp/scratch (excluded) is quoted; /usr/bin/b came after. */
+	assert_string_equal(jstr(res, "state"), "trusted");
+	assert_int_equal(jint(log0(res), "entries"), 2);
+	assert_int_equal(jint(log0(res), "verified"), 1);
+	assert_int_equal(jint(log0(res), "unverified"), 1);
+	json_object_put(res);
+	/* The rest is sent again and verified next round. */
+	res = round_ok("trusted");
+	assert_int_equal(jint(log0(res), "start"), 3);
+	assert_int_equal(jint(log0(res), "verified"), 1);
+	json_object_put(res);
+}
+
+static void test_tampered_and_truncated(void **state)
+{
+	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+
+	(void)state;
+	measure("/usr/bin/a", "A");
+	/* A byte of the path flipped in what is sent. */
+	rd.tamper_at = 4 + 20 + 4 + 6 + 4 + 4 + 40 + 4 + 3;
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	assert_string_equal(jstr(res, "state"), "untrusted");
+	json_object_put(res);
+	/* Truncated: the quoted entry is left out. */
+	rd.tamper_at = 0;
+	rd.upto = (int64_t)F.nentries - 1;
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	assert_string_equal(jstr(res, "state"), "untrusted");
+	assert_false(
+		json_object_get_boolean(jget(log0(res), "replay_matched")));
+	json_object_put(res);
+	/* The real list: trusted again (nothing bad was kept). */
+	res = round_ok("trusted");
+	json_object_put(res);
+}
+
+static void test_unknown_file_and_wrong_hash(void **state)
+{
+	struct json_object *res, *f;
+
+	(void)state;
+	measure("/usr/bin/evil", "EVIL");
+	measure("/usr/bin/a", "not A");
+	res = round_ok("untrusted");
+	assert_int_equal(json_object_array_length(jget(log0(res), "failures")),
+			 2);
+	f = json_object_array_get_idx(jget(log0(res), "failures"), 0);
+	assert_string_equal(jstr(f, "path"), "/usr/bin/evil");
+	assert_string_equal(jstr(f, "reason"), "unknown-path");
+	f = json_object_array_get_idx(jget(log0(res), "failures"), 1);
+	assert_string_equal(jstr(f, "path"), "/usr/bin/a");
+	assert_string_equal(jstr(f, "reason"), "hash-mismatch");
+	json_object_put(res);
+	/* Judged again next round: still untrusted. */
+	res = round_ok("untrusted");
+	json_object_put(res);
+	/* Agent view and fleet report show it with the reasons. */
+	assert_int_equal(req("admin", "GET", "/v1/fleet", NULL, &res), 200);
+	assert_int_equal(jint(jget(res, "counts"), "untrusted"), 1);
+	f = json_object_array_get_idx(jget(res, "agents"), 0);
+	assert_string_equal(jstr(f, "id"), "host-1");
+	assert_string_equal(jstr(f, "state"), "untrusted");
+	assert_true(json_object_array_length(jget(f, "failure_reasons")) >= 2);
+	assert_int_equal(jint(f, "boot_count"), 1);
+	json_object_put(res);
+}
+
+static void test_whitelist_update_and_restart(void **state)
+{
+	struct json_object *res;
+	int st;
+
+	(void)state;
+	/* Allow evil and "not A" (a new version; host-1 follows newest). */
+	put_whitelist("/usr/bin/evil", "EVIL");
+	res = round_ok("untrusted"); /* /usr/bin/a "not A" still fails */
+	assert_int_equal(json_object_array_length(jget(log0(res), "failures")),
+			 1);
+	json_object_put(res);
+	/* Restart the verifier: nothing lost, the next round continues. */
+	assert_int_equal(att_vproc_stop(F.vp, &st), 0);
+	assert_int_equal(st, 0);
+	att_vproc_free(F.vp);
+	F.vp = NULL;
+	assert_int_equal(att_vproc_start(F.dir, F.db, extra, &F.vp), 0);
+	res = round_ok("untrusted");
+	assert_int_equal(jint(log0(res), "start"), 5);
+	json_object_put(res);
+}
+
+static void test_refusals(void **state)
+{
+	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res, *js;
+	struct att_vh_resp r;
+	char body[128];
+
+	(void)state;
+	/* Replayed nonce: the same evidence twice. */
+	assert_int_equal(attest(&rd, &res), 200);
+	json_object_put(res);
+	assert_int_equal(att_vh_request(att_vproc_port(F.vp), F.dir, "host-1",
+					"POST", "/v1/attestation/evidence",
+					rd.body_out, strlen(rd.body_out), &r),
+			 0);
+	assert_int_equal(r.status, 403);
+	assert_non_null(strstr(r.body, "bad_nonce"));
+	att_vh_resp_release(&r);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	/* host-1's certificate for host-2: challenge and evidence refused. */
+	snprintf(body, sizeof(body), "{\"agent_id\":\"host-2\"}");
+	assert_int_equal(
+		req("host-1", "POST", "/v1/attestation/challenge", body, &js),
+		403);
+	assert_string_equal(jstr(js, "code"), "wrong_agent");
+	json_object_put(js);
+	rd.ev_id = "host-2";
+	assert_int_equal(attest(&rd, &res), 403);
+	assert_string_equal(jstr(res, "code"), "wrong_agent");
+	json_object_put(res);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	/* host-2's evidence with a nonce issued to host-1. */
+	{
+		struct round r2 = {.id = "host-2", .start = -1, .upto = -1};
+		struct json_object *c;
+
+		assert_int_equal(req("host-1", "POST",
+				     "/v1/attestation/challenge",
+				     "{\"agent_id\":\"host-1\"}", &c),
+				 201);
+		r2.nonce = jstr(c, "nonce");
+		assert_int_equal(attest(&r2, &res), 403);
+		assert_string_equal(jstr(res, "code"), "bad_nonce");
+		json_object_put(res);
+		json_object_put(c);
+		free(r2.body_out);
+	}
+	/* No certificate, or the admin's: not an agent. */
+	assert_int_equal(req(NULL, "POST", "/v1/attestation/challenge",
+			     "{\"agent_id\":\"host-1\"}", &js),
+			 401);
+	json_object_put(js);
+	assert_int_equal(req("admin", "POST", "/v1/attestation/challenge",
+			     "{\"agent_id\":\"host-1\"}", &js),
+			 403);
+	json_object_put(js);
+}
+
+static void test_expired_nonce_other_replica(void **state)
+{
+	const char *const short_life[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+					  "--nonce-lifetime", "1", NULL};
+	struct att_vproc *v2;
+	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+	struct att_vproc *keep;
+	struct timespec ts = {2, 200 * 1000 * 1000};
+	int st;
+
+	(void)state;
+	/* A second verifier on the same database, 1 s nonces. */
+	assert_int_equal(att_vproc_start(F.dir, F.db, short_life, &v2), 0);
+	keep = F.vp;
+	F.vp = v2;
+	rd.after_quote = NULL;
+	{
+		/* Challenge from v2, evidence after the nonce expired. */
+		struct json_object *c;
+
+		assert_int_equal(req("host-1", "POST",
+				     "/v1/attestation/challenge",
+				     "{\"agent_id\":\"host-1\"}", &c),
+				 201);
+		rd.nonce = jstr(c, "nonce");
+		nanosleep(&ts, NULL);
+		assert_int_equal(attest(&rd, &res), 403);
+		assert_string_equal(jstr(res, "code"), "nonce_expired");
+		json_object_put(res);
+		json_object_put(c);
+		free(rd.body_out);
+		rd.body_out = NULL;
+	}
+	/* A nonce from replica 1 is good once on replica 2, then refused. */
+	F.vp = keep;
+	rd.nonce = NULL;
+	rd.vp = v2;
+	assert_int_equal(attest(&rd, &res), 200);
+	json_object_put(res);
+	{
+		struct att_vh_resp r;
+
+		assert_int_equal(
+			att_vh_request(att_vproc_port(keep), F.dir, "host-1",
+				       "POST", "/v1/attestation/evidence",
+				       rd.body_out, strlen(rd.body_out), &r),
+			0);
+		assert_int_equal(r.status, 403);
+		att_vh_resp_release(&r);
+	}
+	free(rd.body_out);
+	assert_int_equal(att_vproc_stop(v2, &st), 0);
+	assert_int_equal(st, 0);
+	att_vproc_free(v2);
+}
+
+static void test_reboot(void **state)
+{
+	struct json_object *res;
+	int created;
+
+	(void)state;
+	/*
+	 * Reboot: an orderly TPM2_Shutdown as the OS does, then swtpm
+	 * restarts (PCRs reset, resetCount moves on, clock still safe).
+	 */
+	assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm), ESYS_TR_NONE,
+				       ESYS_TR_NONE, ESYS_TR_NONE,
+				       TPM2_SU_CLEAR),
+			 TSS2_RC_SUCCESS);
+	agent_tpm_free(F.tpm);
+	F.tpm = NULL;
+	assert_int_equal(att_swtpm_restart(F.sw), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), 0);
+	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA,
+					     AGENT_KEY_RSA, AK_HANDLE,
+					     &created),
+			 0);
+	assert_int_equal(created, 0);
+	boot();
+	measure("/usr/bin/a", "A");
+	/* The challenge still says entry 5; the verifier sees the reboot. */
+	{
+		struct round rd = {.id = "host-1", .start = 0, .upto = -1};
+
+		assert_int_equal(attest(&rd, &res), 200);
+		free(rd.body_out);
+	}
+	if (strcmp(jstr(res, "state"), "trusted"))
+		fail_msg("%s", json_object_to_json_string(res));
+	assert_true(
+		json_object_get_boolean(jget(jget(res, "quote"), "reboot")));
+	json_object_put(res);
+	assert_int_equal(req("admin", "GET", "/v1/agents/host-1", NULL, &res),
+			 200);
+	assert_int_equal(jint(res, "boot_count"), 2);
+	json_object_put(res);
+	res = round_ok("trusted");
+	assert_int_equal(jint(log0(res), "start"), 2);
+	json_object_put(res);
+}
+
+static void test_reset_count_backwards(void **state)
+{
+	struct att_store *s;
+	struct att_agent_rec a;
+	struct json_object *res, *reasons;
+
+	(void)state;
+	/* The verifier has seen a later boot than this quote's. */
+	assert_int_equal(att_store_open(F.db, &s), 0);
+	assert_int_equal(att_store_agent_get(s, "host-1", &a), 0);
+	a.reset_count += 5;
+	assert_int_equal(att_store_agent_update(s, &a), 0);
+	att_agent_rec_release(&a);
+	att_store_free(s);
+	res = round_ok("untrusted");
+	reasons = jget(res, "reasons");
+	assert_non_null(strstr(
+		json_object_get_string(json_object_array_get_idx(reasons, 0)),
+		"quote:"));
+	json_object_put(res);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trusted),
+		cmocka_unit_test(test_log_ahead_of_quote),
+		cmocka_unit_test(test_tampered_and_truncated),
+		cmocka_unit_test(test_unknown_file_and_wrong_hash),
+		cmocka_unit_test(test_whitelist_update_and_restart),
+		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_expired_nonce_other_replica),
+		cmocka_unit_test(test_reboot),
+		cmocka_unit_test(test_reset_count_backwards),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

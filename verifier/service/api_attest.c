@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * api_attest.c - the agent's side of attestation (agent certificate):
+ *
+ *   POST /v1/attestation/challenge {"agent_id"}
+ *        -> 201 {"agent_id", "nonce", "expires", "pcr_selection",
+ *                "logs": [{"name", "pcr", "next_entry"}]}
+ *   POST /v1/attestation/evidence {"agent_id", "nonce", "quote",
+ *        "signature", "pcrs": {"sha256": {"0": hex, ...}},
+ *        "logs": [{"name": "ima", "start": N, "entries": base64}]}
+ *        -> 200 the result (state trusted/untrusted, reasons, failures)
+ *
+ * The caller must hold the client certificate issued to agent_id at its
+ * current enrollment. Nonces live in the database (single use, bound to
+ * the agent, expiring), so any replica may take the evidence; the agent's
+ * row is written only if nobody else wrote it meanwhile (409 otherwise).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+#include <openssl/rand.h>
+
+#include "attest/codec.h"
+#include "attest/err.h"
+#include "attest/json.h"
+#include "attest/log.h"
+#include "attest/pcrs.h"
+#include "attest/replay.h"
+#include "attest.h"
+#include "metrics.h"
+#include "service.h"
+#include "wlcache.h"
+
+#define VER_NONCE_BYTES	  32
+#define VER_SEL_MASK	  0x7ffu /* sha256 PCRs 0-10 */
+#define VER_QUOTE_MAX	  2048
+#define VER_PCRS_JSON_MAX 16384
+
+int ver_require_agent(struct ver_req *rq, struct ver_resp *rs, const char *id,
+		      struct att_agent_rec *a)
+{
+	int rc;
+
+	att_agent_rec_init(a);
+	if (rq->peer.role == VER_ROLE_NONE)
+		return ver_error(rs, 401, "unauthenticated",
+				 "an agent client certificate is required"),
+		       ATT_E_AUTH;
+	if (rq->peer.role != VER_ROLE_AGENT || strcmp(rq->peer.id, id))
+		return ver_error(rs, 403, "wrong_agent",
+				 "this certificate is not agent '%.64s''s", id),
+		       ATT_E_AUTH;
+	rc = att_store_agent_get(rq->ctx->store, id, a);
+	if (rc == ATT_E_NOT_FOUND)
+		return ver_error(rs, 403, "not_enrolled",
+				 "agent '%s' is not enrolled", id),
+		       ATT_E_AUTH;
+	if (rc)
+		return ver_store_error(rs, rc, "agent"), rc;
+	if (!strcmp(a->state, "enrolling") || !a->ak_pub ||
+	    strcmp(a->cert_fpr, rq->peer.fpr)) {
+		att_agent_rec_release(a);
+		return ver_error(rs, 403, "certificate_superseded",
+				 "this certificate is not the one of agent "
+				 "'%s''s current enrollment",
+				 id),
+		       ATT_E_AUTH;
+	}
+	return 0;
+}
+
+static int challenge(struct ver_req *rq, struct ver_resp *rs)
+{
+	static const char *const fields[] = {"agent_id", NULL};
+	struct json_object *req = NULL, *o, *sel, *arr, *log;
+	struct att_replay_state st;
+	struct att_agent_rec a;
+	uint8_t raw[VER_NONCE_BYTES];
+	char nonce[2 * VER_NONCE_BYTES + 1], stored[96];
+	const char *id;
+	uint64_t next = 0;
+	int64_t now = (int64_t)time(NULL), expires;
+	int rc, i;
+
+	att_agent_rec_init(&a);
+	if (ver_parse_body(rq, rs, &req))
+		return 0;
+	if (ver_fields_only(rs, req, fields) ||
+	    ver_field_str(rs, req, "agent_id", 1, &id) ||
+	    ver_require_agent(rq, rs, id, &a))
+		goto out;
+	if (a.replay && a.reset_count >= 0 &&
+	    !att_replay_state_decode(a.replay, a.replay_len, &st))
+		next = st.next_index;
+	if (RAND_bytes(raw, sizeof(raw)) != 1) {
+		ver_error(rs, 500, "internal", "no random bytes");
+		goto out;
+	}
+	att_hex_encode(raw, sizeof(raw), nonce);
+	expires = now + rq->ctx->cfg->nonce_lifetime;
+	snprintf(stored, sizeof(stored), "{\"start\":%llu,\"sha256\":%u}",
+		 (unsigned long long)next, VER_SEL_MASK);
+	rc = att_store_nonce_put(rq->ctx->store, nonce, id, expires, stored);
+	if (rc) {
+		ver_store_error(rs, rc, "nonce");
+		goto out;
+	}
+	/* Expired nonces stay an hour, to be answered as expired. */
+	att_store_nonce_gc(rq->ctx->store, now - 3600);
+	o = json_object_new_object();
+	sel = json_object_new_object();
+	arr = json_object_new_array();
+	for (i = 0; i <= 10; i++)
+		json_object_array_add(arr, json_object_new_int(i));
+	json_object_object_add(sel, "sha256", arr);
+	json_object_object_add(o, "agent_id", json_object_new_string(id));
+	json_object_object_add(o, "nonce", json_object_new_string(nonce));
+	json_object_object_add(o, "expires", json_object_new_int64(expires));
+	json_object_object_add(o, "pcr_selection", sel);
+	arr = json_object_new_array();
+	log = json_object_new_object();
+	json_object_object_add(log, "name", json_object_new_string("ima"));
+	json_object_object_add(log, "pcr", json_object_new_int(VER_IMA_PCR));
+	json_object_object_add(log, "next_entry",
+			       json_object_new_int64((int64_t)next));
+	json_object_array_add(arr, log);
+	json_object_object_add(o, "logs", arr);
+	ver_json_reply(rs, 201, o);
+	json_object_put(o);
+out:
+	att_agent_rec_release(&a);
+	json_object_put(req);
+	return 0;
+}
+
+struct ev_in {
+	uint8_t *quote, *sig, *log, nonce[VER_NONCE_BYTES];
+	size_t quote_len, sig_len, log_len;
+	int64_t start;
+	struct att_pcrs pcrs;
+};
+
+static int parse_log(struct ver_resp *rs, struct json_object *req,
+		     struct ev_in *in, size_t max)
+{
+	static const char *const fields[] = {"name", "start", "entries", NULL};
+	struct json_object *arr, *log;
+	const char *name, *b64;
+
+	if (!json_object_object_get_ex(req, "logs", &arr) ||
+	    !json_object_is_type(arr, json_type_array) ||
+	    json_object_array_length(arr) != 1) {
+		ver_error(rs, 400, "wrong_type",
+			  "field 'logs' must be an array with one log (ima)");
+		return ATT_E_FORMAT;
+	}
+	log = json_object_array_get_idx(arr, 0);
+	if (!json_object_is_type(log, json_type_object)) {
+		ver_error(rs, 400, "wrong_type", "logs[0] must be an object");
+		return ATT_E_FORMAT;
+	}
+	if (ver_fields_only(rs, log, fields) ||
+	    ver_field_str(rs, log, "name", 1, &name) ||
+	    ver_field_int(rs, log, "start", 1, 0, INT64_MAX, &in->start) ||
+	    ver_field_str(rs, log, "entries", 1, &b64))
+		return ATT_E_FORMAT;
+	if (strcmp(name, "ima")) {
+		ver_error(rs, 400, "unknown_log", "logs[0].name must be 'ima'");
+		return ATT_E_FORMAT;
+	}
+	if (!*b64)
+		return 0; /* no new entries */
+	return ver_field_b64(rs, log, "entries", 1, max, &in->log,
+			     &in->log_len);
+}
+
+static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
+			  struct json_object *req, struct ev_in *in,
+			  const char **id, const char **nonce)
+{
+	static const char *const fields[] = {"agent_id",  "nonce", "quote",
+					     "signature", "pcrs",  "logs",
+					     NULL};
+	struct json_object *pcrs;
+	const char *txt;
+	char err[256];
+	size_t n;
+
+	if (ver_fields_only(rs, req, fields) ||
+	    ver_field_str(rs, req, "agent_id", 1, id) ||
+	    ver_field_str(rs, req, "nonce", 1, nonce))
+		return ATT_E_FORMAT;
+	if (att_hex_decode(*nonce, strlen(*nonce), in->nonce, sizeof(in->nonce),
+			   &n) ||
+	    n != VER_NONCE_BYTES) {
+		ver_error(rs, 400, "bad_nonce_format",
+			  "field 'nonce' must be the %d hex digits issued",
+			  2 * VER_NONCE_BYTES);
+		return ATT_E_FORMAT;
+	}
+	if (ver_field_b64(rs, req, "quote", 1, VER_QUOTE_MAX, &in->quote,
+			  &in->quote_len) ||
+	    ver_field_b64(rs, req, "signature", 1, VER_QUOTE_MAX, &in->sig,
+			  &in->sig_len))
+		return ATT_E_FORMAT;
+	if (!json_object_object_get_ex(req, "pcrs", &pcrs) ||
+	    !json_object_is_type(pcrs, json_type_object)) {
+		ver_error(rs, 400, "wrong_type",
+			  "field 'pcrs' must be an object {bank: {pcr: hex}}");
+		return ATT_E_FORMAT;
+	}
+	txt = json_object_to_json_string_length(pcrs, JSON_C_TO_STRING_PLAIN,
+						&n);
+	if (!txt || n > VER_PCRS_JSON_MAX ||
+	    att_pcrs_parse_json(&in->pcrs, txt, n, err, sizeof(err))) {
+		ver_error(rs, 400, "bad_pcrs", "field 'pcrs': %s",
+			  txt && n <= VER_PCRS_JSON_MAX ? err : "too large");
+		return ATT_E_FORMAT;
+	}
+	return parse_log(rs, req, in, rq->ctx->cfg->max_body);
+}
+
+static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
+		      const char *nonce, const char *id, int64_t *start)
+{
+	struct json_object *o;
+	char *stored = NULL, err[64];
+	int rc;
+
+	rc = att_store_nonce_take(rq->ctx->store, nonce, id,
+				  (int64_t)time(NULL), &stored);
+	switch (rc) {
+	case 0:
+		break;
+	case ATT_E_NOT_FOUND:
+		return ver_error(rs, 403, "bad_nonce",
+				 "the nonce is unknown or already used"),
+		       rc;
+	case ATT_E_AUTH:
+		return ver_error(rs, 403, "bad_nonce",
+				 "the nonce was issued to another agent"),
+		       rc;
+	case ATT_E_TIMEOUT:
+		return ver_error(rs, 403, "nonce_expired",
+				 "the nonce has expired"),
+		       rc;
+	default:
+		return ver_store_error(rs, rc, "nonce"), rc;
+	}
+	rc = stored ? att_json_parse(stored, strlen(stored), 4, &o, err,
+				     sizeof(err))
+		    : ATT_E_FORMAT;
+	free(stored);
+	if (rc)
+		return ver_error(rs, 500, "internal", "stored nonce unusable"),
+		       rc;
+	*start = json_object_get_int64(json_object_object_get(o, "start"));
+	json_object_put(o);
+	return 0;
+}
+
+static int evidence(struct ver_req *rq, struct ver_resp *rs)
+{
+	struct json_object *req = NULL, *result = NULL;
+	struct att_agent_rec a;
+	struct ver_evidence ev;
+	struct ver_wlref *ref = NULL;
+	struct att_pcr_sel sel;
+	struct ev_in in;
+	struct timespec t0, t1;
+	const char *id, *nonce;
+	int64_t expect_start, wl_version = 0, now = (int64_t)time(NULL);
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(&in, 0, sizeof(in));
+	att_agent_rec_init(&a);
+	if (ver_parse_body(rq, rs, &req))
+		return 0;
+	if (parse_evidence(rq, rs, req, &in, &id, &nonce) ||
+	    ver_require_agent(rq, rs, id, &a) ||
+	    take_nonce(rq, rs, nonce, id, &expect_start))
+		goto out;
+	(void)expect_start;
+	if (a.wl_name[0]) {
+		rc = ver_wlcache_get(rq->ctx->wlc, rq->ctx->store, a.wl_name,
+				     a.wl_version, &ref, &wl_version);
+		if (rc && rc != ATT_E_NOT_FOUND) {
+			ver_store_error(rs, rc, "whitelist");
+			goto out;
+		}
+	}
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, VER_SEL_MASK);
+	memset(&ev, 0, sizeof(ev));
+	ev.quote = in.quote;
+	ev.quote_len = in.quote_len;
+	ev.sig = in.sig;
+	ev.sig_len = in.sig_len;
+	ev.nonce = in.nonce;
+	ev.nonce_len = sizeof(in.nonce);
+	ev.sel = &sel;
+	ev.pcrs = &in.pcrs;
+	ev.log_start = (uint64_t)in.start;
+	ev.log = in.log ? in.log : (const uint8_t *)"";
+	ev.log_len = in.log_len;
+	rc = ver_attest_run(&a, ref ? ver_wlref_wl(ref) : NULL, a.wl_name,
+			    wl_version, &ev, now, &result);
+	if (rc) {
+		ver_metrics_attestation(rq->ctx->metrics, VER_RESULT_ERROR, 0);
+		ver_error(rs, 500, "internal", "verification failed: %s",
+			  att_strerror(rc));
+		goto out;
+	}
+	rc = att_store_agent_update(rq->ctx->store, &a);
+	if (rc) {
+		/* Another replica wrote this agent meanwhile: nothing kept. */
+		ver_store_error(rs, rc, "agent");
+		goto out;
+	}
+	rc = att_store_history_add(rq->ctx->store, id, now, a.state,
+				   a.last_result);
+	if (rc)
+		att_warn("%s: history not written: %s", id, att_strerror(rc));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ver_metrics_attestation(
+		rq->ctx->metrics,
+		strcmp(a.state, "trusted") ? VER_RESULT_UNTRUSTED
+					   : VER_RESULT_TRUSTED,
+		(double)(t1.tv_sec - t0.tv_sec) +
+			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	att_info("attest: %s: %s", id, a.state);
+	json_object_object_add(result, "agent_id", json_object_new_string(id));
+	ver_json_reply(rs, 200, result);
+out:
+	json_object_put(result);
+	ver_wlref_put(rq->ctx->wlc, ref);
+	free(in.quote);
+	free(in.sig);
+	free(in.log);
+	att_agent_rec_release(&a);
+	json_object_put(req);
+	return 0;
+}
+
+int ver_api_attestation(struct ver_req *rq, struct ver_resp *rs,
+			const char *sub)
+{
+	if (strcmp(rq->method, "POST"))
+		return ver_error(rs, 405, "method_not_allowed", "use POST");
+	if (sub && !strcmp(sub, "challenge"))
+		return challenge(rq, rs);
+	if (sub && !strcmp(sub, "evidence"))
+		return evidence(rq, rs);
+	return ver_error(rs, 404, "not_found", "no such endpoint");
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * api_fleet.c - GET /v1/fleet (admin): counts by state and one row per
+ * agent (id, state, last attestation, failure reasons, whitelist and
+ * version, boot count). "stale" is decided here, at read time, from the
+ * shared database: an attested agent whose last attestation is older
+ * than two intervals, whichever replica it last talked to.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "attest/err.h"
+#include "attest/json.h"
+#include "service.h"
+
+static const char *const fleet_states[] = {"enrolling", "registered", "trusted",
+					   "untrusted", "stale"};
+#define NSTATES (sizeof(fleet_states) / sizeof(fleet_states[0]))
+
+const char *ver_effective_state(const struct ver_ctx *c,
+				const struct att_agent_rec *a, int64_t now)
+{
+	if ((!strcmp(a->state, "trusted") || !strcmp(a->state, "untrusted")) &&
+	    a->last_attest > 0 &&
+	    now - a->last_attest > 2 * (int64_t)c->cfg->interval)
+		return "stale";
+	return a->state;
+}
+
+struct fleet {
+	struct ver_ctx *ctx;
+	struct json_object *rows;
+	unsigned long counts[NSTATES];
+	int64_t now;
+};
+
+static struct json_object *reasons(const struct att_agent_rec *a,
+				   const char *state)
+{
+	struct json_object *arr = json_object_new_array(), *res, *r;
+	char err[64], msg[128];
+	size_t i, n;
+
+	if (!strcmp(state, "stale")) {
+		snprintf(msg, sizeof(msg), "no attestation since %lld",
+			 (long long)a->last_attest);
+		json_object_array_add(arr, json_object_new_string(msg));
+	}
+	if (strcmp(a->state, "untrusted") || !a->last_result ||
+	    att_json_parse(a->last_result, strlen(a->last_result), 32, &res,
+			   err, sizeof(err)))
+		return arr;
+	if (json_object_object_get_ex(res, "reasons", &r) &&
+	    json_object_is_type(r, json_type_array)) {
+		n = json_object_array_length(r);
+		for (i = 0; i < n; i++)
+			json_object_array_add(
+				arr, json_object_get(
+					     json_object_array_get_idx(r, i)));
+	}
+	json_object_put(res);
+	return arr;
+}
+
+static int add_row(const struct att_agent_rec *a, void *arg)
+{
+	struct fleet *f = arg;
+	const char *state = ver_effective_state(f->ctx, a, f->now);
+	struct json_object *o = json_object_new_object(), *w = NULL;
+	size_t i;
+
+	if (!o)
+		return ATT_E_NOMEM;
+	for (i = 0; i < NSTATES; i++)
+		if (!strcmp(state, fleet_states[i]))
+			f->counts[i]++;
+	if (a->wl_name[0]) {
+		w = json_object_new_object();
+		json_object_object_add(w, "name",
+				       json_object_new_string(a->wl_name));
+		json_object_object_add(w, "version",
+				       json_object_new_int64(a->wl_version));
+	}
+	json_object_object_add(o, "id", json_object_new_string(a->id));
+	json_object_object_add(o, "state", json_object_new_string(state));
+	json_object_object_add(
+		o, "last_attestation",
+		a->last_attest ? json_object_new_int64(a->last_attest) : NULL);
+	json_object_object_add(o, "failure_reasons", reasons(a, state));
+	json_object_object_add(o, "whitelist", w);
+	json_object_object_add(o, "boot_count",
+			       json_object_new_int64(a->boot_count));
+	json_object_array_add(f->rows, o);
+	return 0;
+}
+
+int ver_api_fleet(struct ver_req *rq, struct ver_resp *rs)
+{
+	struct json_object *o, *counts;
+	struct fleet f;
+	size_t i;
+	int rc;
+
+	if (ver_require_admin(rq, rs))
+		return 0;
+	if (strcmp(rq->method, "GET"))
+		return ver_error(rs, 405, "method_not_allowed",
+				 "use GET on /v1/fleet");
+	memset(&f, 0, sizeof(f));
+	f.ctx = rq->ctx;
+	f.now = (int64_t)time(NULL);
+	o = json_object_new_object();
+	f.rows = json_object_new_array();
+	counts = json_object_new_object();
+	json_object_object_add(o, "generated_at", json_object_new_int64(f.now));
+	json_object_object_add(o, "counts", counts);
+	json_object_object_add(o, "agents", f.rows);
+	if (!o || !f.rows || !counts) {
+		json_object_put(o);
+		return ver_error(rs, 500, "internal", "out of memory");
+	}
+	rc = att_store_agent_list(rq->ctx->store, add_row, &f);
+	if (rc) {
+		json_object_put(o);
+		return ver_store_error(rs, rc, "agents");
+	}
+	for (i = 0; i < NSTATES; i++)
+		json_object_object_add(
+			counts, fleet_states[i],
+			json_object_new_int64((int64_t)f.counts[i]));
+	json_object_object_add(
+		counts, "total",
+		json_object_new_int64(
+			(int64_t)json_object_array_length(f.rows)));
+	ver_json_reply(rs, 200, o);
+	json_object_put(o);
+	return 0;
+}

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * attest.c - the evidence pipeline (see attest.h).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "attest/buf.h"
+#include "attest/check.h"
+#include "attest/codec.h"
+#include "attest/err.h"
+#include "attest/ima.h"
+#include "attest/log.h"
+#include "attest/replay.h"
+#include "attest/tpm_key.h"
+#include "attest/whitelist.h"
+#include "attest.h"
+
+static const enum att_hash replay_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
+
+struct run {
+	struct json_object *res, *reasons, *logs;
+	int trusted;
+};
+
+static void reason(struct run *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void reason(struct run *r, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_object_array_add(r->reasons, json_object_new_string(msg));
+	r->trusted = 0;
+}
+
+/* A path as JSON text: bytes as they are when UTF-8, else escaped. */
+static struct json_object *path_json(const char *p, size_t n)
+{
+	struct att_buf b;
+	struct json_object *o;
+
+	att_buf_init(&b, 0);
+	if (att_escape_bytes((const uint8_t *)p, n, &b) || att_buf_cstr(&b)) {
+		att_buf_release(&b);
+		return json_object_new_string("?");
+	}
+	o = json_object_new_string((const char *)b.data);
+	att_buf_release(&b);
+	return o;
+}
+
+static void add_failures(struct json_object *log,
+			 const struct att_check_result *cr)
+{
+	struct json_object *arr = json_object_new_array();
+	size_t i;
+
+	for (i = 0; i < cr->nfailures; i++) {
+		const struct att_check_failure *f = &cr->failures[i];
+		struct json_object *o = json_object_new_object();
+
+		json_object_object_add(
+			o, "index", json_object_new_int64((int64_t)f->index));
+		json_object_object_add(o, "path",
+				       path_json(f->path, f->path_len));
+		json_object_object_add(
+			o, "reason",
+			json_object_new_string(att_verdict_name(f->verdict)));
+		json_object_object_add(o, "detail",
+				       json_object_new_string(f->detail));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(log, "failures", arr);
+}
+
+/* Replays exactly n entries of the list from st (the matched prefix). */
+static int advance(struct att_replay *rp, const struct ver_evidence *ev,
+		   uint64_t n)
+{
+	struct att_ima_reader *rd;
+	struct att_ima_entry e;
+	uint64_t i;
+	int rc, ok;
+
+	rc = att_ima_reader_new_mem(ev->log, ev->log_len, ATT_IMA_FMT_BINARY,
+				    ATT_HASH_SHA1, NULL, &rd);
+	if (rc)
+		return rc;
+	rc = att_ima_reader_seek(rd, ev->log_start, 0);
+	for (i = 0; !rc && i < n; i++) {
+		rc = att_ima_reader_next(rd, &e);
+		if (!rc)
+			rc = att_replay_extend(rp, &e, &ok);
+	}
+	att_ima_reader_free(rd);
+	return rc;
+}
+
+static int check_log(struct run *r, struct att_agent_rec *a,
+		     const struct att_wl *wl, const struct ver_evidence *ev,
+		     int reboot, struct att_replay *rp, int *advanced)
+{
+	struct att_check_opts opts = {.quoted = ev->pcrs,
+				      .pcr_mask = 1u << VER_IMA_PCR};
+	struct att_check_result cr;
+	struct att_ima_reader *rd = NULL;
+	struct json_object *log = json_object_new_object();
+	struct att_replay_state saved;
+	uint64_t expect;
+	int rc;
+
+	*advanced = 0;
+	json_object_array_add(r->logs, log);
+	json_object_object_add(log, "name", json_object_new_string("ima"));
+	json_object_object_add(log, "pcr", json_object_new_int(VER_IMA_PCR));
+	json_object_object_add(log, "start",
+			       json_object_new_int64((int64_t)ev->log_start));
+	att_check_result_init(&cr);
+	if (!reboot && a->replay) {
+		rc = att_replay_state_decode(a->replay, a->replay_len, &saved);
+		if (!rc)
+			rc = att_replay_restore(rp, &saved);
+		if (rc) {
+			att_err("%s: stored replay state unusable: %s", a->id,
+				att_strerror(rc));
+			return rc;
+		}
+	}
+	expect = att_replay_state(rp)->next_index;
+	if (ev->log_start != expect) {
+		reason(r, "log: expected entries from %llu, got them from %llu",
+		       (unsigned long long)expect,
+		       (unsigned long long)ev->log_start);
+		return 0;
+	}
+	if (!wl)
+		reason(r, "no whitelist is assigned to this agent");
+	rc = att_ima_reader_new_mem(ev->log, ev->log_len, ATT_IMA_FMT_BINARY,
+				    ATT_HASH_SHA1, NULL, &rd);
+	if (!rc)
+		rc = att_ima_reader_seek(rd, ev->log_start, 0);
+	if (!rc)
+		rc = att_check_list(rd, wl, rp, &opts, &cr);
+	att_ima_reader_free(rd);
+	if (rc && cr.status != ATT_CHECK_ERROR) {
+		att_check_result_release(&cr);
+		return rc;
+	}
+	json_object_object_add(log, "entries",
+			       json_object_new_int64((int64_t)cr.entries));
+	json_object_object_add(log, "verified",
+			       json_object_new_int64((int64_t)cr.verified));
+	json_object_object_add(
+		log, "unverified",
+		json_object_new_int64((int64_t)(cr.entries - cr.verified)));
+	json_object_object_add(log, "replay_matched",
+			       json_object_new_boolean(cr.replay_matched));
+	json_object_object_add(
+		log, "failures_total",
+		json_object_new_int64((int64_t)cr.failures_total));
+	add_failures(log, &cr);
+	if (cr.status == ATT_CHECK_ERROR) {
+		reason(r, "log: unreadable: %s", cr.errmsg);
+	} else if (!cr.replay_matched) {
+		reason(r,
+		       "log: no prefix of the entries replays to the quoted "
+		       "PCR %d",
+		       VER_IMA_PCR);
+	} else if (cr.failures_total) {
+		size_t i;
+
+		for (i = 0; i < cr.nfailures && i < 20; i++)
+			reason(r, "%s: %.200s",
+			       att_verdict_name(cr.failures[i].verdict),
+			       cr.failures[i].path ? cr.failures[i].path : "");
+		if (cr.failures_total > cr.nfailures || cr.nfailures > 20)
+			reason(r, "... %llu failing entries in all",
+			       (unsigned long long)cr.failures_total);
+	} else if (wl) {
+		/* Trusted so far: move the saved state over the prefix. */
+		att_replay_reset(rp);
+		if (!reboot && a->replay) {
+			rc = att_replay_state_decode(a->replay, a->replay_len,
+						     &saved);
+			if (!rc)
+				rc = att_replay_restore(rp, &saved);
+		}
+		if (!rc)
+			rc = advance(rp, ev, cr.verified);
+		if (rc) {
+			att_check_result_release(&cr);
+			return rc;
+		}
+		*advanced = 1;
+	}
+	att_check_result_release(&cr);
+	return 0;
+}
+
+int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
+		   const char *wl_name, int64_t wl_version,
+		   const struct ver_evidence *ev, int64_t now,
+		   struct json_object **result)
+{
+	struct att_quote_info info, prev;
+	enum att_quote_reason why;
+	struct att_tpm_key *ak = NULL;
+	struct att_replay *rp = NULL;
+	struct json_object *q, *w;
+	struct run r;
+	uint8_t *st = NULL;
+	size_t stlen;
+	int rc, reboot = 0, advanced = 0;
+	char *txt;
+
+	*result = NULL;
+	memset(&r, 0, sizeof(r));
+	r.trusted = 1;
+	r.res = json_object_new_object();
+	if (!r.res)
+		return ATT_E_NOMEM;
+	/* Children are owned by r.res from the moment they are added. */
+	r.reasons = json_object_new_array();
+	r.logs = json_object_new_array();
+	q = json_object_new_object();
+	json_object_object_add(r.res, "at", json_object_new_int64(now));
+	json_object_object_add(r.res, "quote", q);
+	json_object_object_add(r.res, "logs", r.logs);
+	json_object_object_add(r.res, "reasons", r.reasons);
+	if (!r.reasons || !r.logs || !q) {
+		rc = ATT_E_NOMEM;
+		goto out;
+	}
+	if (wl) {
+		w = json_object_new_object();
+		json_object_object_add(w, "name",
+				       json_object_new_string(wl_name));
+		json_object_object_add(w, "version",
+				       json_object_new_int64(wl_version));
+		json_object_object_add(r.res, "whitelist", w);
+	}
+	rc = att_tpm_key_parse(a->ak_pub, a->ak_pub_len, &ak);
+	if (!rc)
+		rc = att_replay_new(replay_banks, 2, &rp);
+	if (rc)
+		goto out;
+
+	/* 1. Quote: signature, nonce, selection, PCR digest. */
+	rc = att_quote_verify(ak, ev->quote, ev->quote_len, ev->sig,
+			      ev->sig_len, ev->nonce, ev->nonce_len, ev->sel,
+			      ev->pcrs, &info, &why);
+	if (rc || why != ATT_QR_OK) {
+		reason(&r, "quote: %s", att_quote_reason_str(why));
+		rc = 0;
+		goto done;
+	}
+	/* 2. Clock. */
+	memset(&prev, 0, sizeof(prev));
+	prev.reset_count = (uint32_t)a->reset_count;
+	prev.restart_count = (uint32_t)a->restart_count;
+	prev.clock = (uint64_t)a->tpm_clock;
+	rc = att_quote_check_clock(a->reset_count < 0 ? NULL : &prev, &info,
+				   &reboot, &why);
+	json_object_object_add(q, "reset_count",
+			       json_object_new_int64(info.reset_count));
+	json_object_object_add(q, "restart_count",
+			       json_object_new_int64(info.restart_count));
+	json_object_object_add(q, "reboot", json_object_new_boolean(reboot));
+	if (rc || why != ATT_QR_OK) {
+		reason(&r, "quote: %s", att_quote_reason_str(why));
+		rc = 0;
+		goto done;
+	}
+	if (reboot || a->reset_count < 0) {
+		/* A new boot (or the first quote): the log starts at 0. */
+		free(a->replay);
+		a->replay = NULL;
+		a->replay_len = 0;
+		a->boot_count++;
+		reboot = 1;
+	}
+	a->reset_count = info.reset_count;
+	a->restart_count = info.restart_count;
+	a->tpm_clock = (int64_t)info.clock;
+
+	/* 3. The log: replay with prefix matching, whitelist verdicts. */
+	rc = check_log(&r, a, wl, ev, reboot, rp, &advanced);
+	if (rc)
+		goto out;
+	if (advanced) {
+		rc = att_replay_state_encode(att_replay_state(rp), &st, &stlen);
+		if (rc)
+			goto out;
+		free(a->replay);
+		a->replay = st;
+		a->replay_len = stlen;
+	}
+done:
+	snprintf(a->state, sizeof(a->state), "%s",
+		 r.trusted ? "trusted" : "untrusted");
+	json_object_object_add(r.res, "state",
+			       json_object_new_string(a->state));
+	a->last_attest = now;
+	txt = strdup(json_object_to_json_string_ext(
+		r.res,
+		JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+	if (!txt) {
+		rc = ATT_E_NOMEM;
+		goto out;
+	}
+	free(a->last_result);
+	a->last_result = txt;
+	*result = r.res;
+	r.res = NULL;
+out:
+	json_object_put(r.res);
+	att_replay_free(rp);
+	att_tpm_key_free(ak);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * attest.h - the evidence pipeline, apart from HTTP: given an agent's
+ * record, the challenge it answered and its evidence, decide trusted or
+ * untrusted, and compute the record's next state.
+ *
+ * Order (DESIGN.md, Verification): quote signature with the bound AK,
+ * nonce, selection and PCR digest (att_quote_verify); clock
+ * (resetCount/restartCount never back, a new resetCount is a reboot and
+ * the log starts over at entry 0); the log's new entries replayed from the
+ * saved state with prefix matching against the quoted PCR and judged by
+ * the whitelist (att_check_list, boot_aggregate against quoted PCRs 0-9).
+ * The saved replay state moves only over a trusted prefix, so a failure
+ * is judged again every round until the whitelist allows it or the host
+ * reboots; entries after the quoted value wait for the next round.
+ */
+#ifndef ATTEST_VERIFIER_ATTEST_H
+#define ATTEST_VERIFIER_ATTEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "attest/tpm_quote.h"
+#include "store.h"
+
+struct att_wl;
+struct json_object;
+
+#define VER_IMA_PCR 10
+
+struct ver_evidence {
+	const uint8_t *quote, *sig;
+	size_t quote_len, sig_len;
+	const uint8_t *nonce;
+	size_t nonce_len;
+	const struct att_pcr_sel *sel;
+	const struct att_pcrs *pcrs;
+	uint64_t log_start; /* index of the first entry sent */
+	const uint8_t *log; /* binary_runtime_measurements bytes */
+	size_t log_len;
+};
+
+/*
+ * Verifies ev for agent a (its AK bound), judging with wl (NULL: no
+ * whitelist assigned, which is a failure). On return *result is the
+ * result document and a holds the state to store (state, clock, boot
+ * count, replay, last_result). ATT_E_* only for internal failures.
+ */
+int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
+		   const char *wl_name, int64_t wl_version,
+		   const struct ver_evidence *ev, int64_t now,
+		   struct json_object **result);
+
+#endif
