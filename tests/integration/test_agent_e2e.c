@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * test_agent_e2e.c - the whole flow on one machine with real processes:
+ * attest-verifier (SQLite, TLS), swtpm, and the attest-agent binary.
+ *
+ * A "host" helper appends ima-ng records to a list file and extends the
+ * same template hashes into the swtpm's PCR 10, so the agent sees a
+ * consistent host. swtpm serves one client at a time, so the helper uses
+ * the TPM only between agent rounds (--once runs), except in the daemon
+ * scenario where nothing is extended.
+ *
+ * Scenarios: first attestation trusted; an unknown executable appended
+ * -> the agent and the fleet report show it untrusted with the path; a
+ * list entry edited after it was extended -> untrusted (PCR mismatch);
+ * swtpm restarted (reboot: PCRs reset, new resetCount, list restarts) ->
+ * trusted again without re-enrollment; a restarted agent continues from
+ * its position (sends only new entries); the first of two verifier URLs
+ * down -> the second takes the evidence; verifier stopped while the
+ * daemon runs -> the daemon retries and attests again when it is back.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "attest/buf.h"
+#include "attest/codec.h"
+#include "attest/err.h"
+#include "attest/replay.h"
+#include "imabuild.h"
+#include "swtpm.h"
+#include "tpm.h"
+#include "verifier_http.h"
+#include "verifier_proc.h"
+
+static struct {
+	char dir[64], db[128], list[128], conf[128], token[128], state[128];
+	char agent_bin[256], url[64];
+	struct att_vproc *vp;
+	struct att_swtpm *sw;
+	struct att_buf log; /* what the host's kernel would show */
+} F;
+
+static const char *const vextra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+				     NULL};
+
+static int req(const char *method, const char *path, const char *body,
+	       struct json_object **js)
+{
+	struct att_vh_resp r;
+	int st;
+
+	assert_int_equal(att_vh_request(att_vproc_port(F.vp), F.dir, "admin",
+					method, path, body,
+					body ? strlen(body) : 0, &r),
+			 0);
+	st = r.status;
+	*js = r.body ? json_tokener_parse(r.body) : NULL;
+	att_vh_resp_release(&r);
+	return st;
+}
+
+static void write_list(void)
+{
+	FILE *f = fopen(F.list, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(F.log.data ? F.log.data : (uint8_t *)"", 1,
+				F.log.len, f),
+			 F.log.len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void extend(struct agent_tpm *t, const struct att_buf *td)
+{
+	uint8_t d1[20], d256[32];
+
+	ib_hash("sha1", td->data, td->len, d1);
+	ib_hash("sha256", td->data, td->len, d256);
+	assert_int_equal(agent_tpm_pcr_extend(t, 10, ATT_HASH_SHA1, d1), 0);
+	assert_int_equal(agent_tpm_pcr_extend(t, 10, ATT_HASH_SHA256, d256), 0);
+}
+
+/* The host measures a file: one ima-ng record, extended into PCR 10. */
+static void measure(const char *path, const char *content)
+{
+	struct agent_tpm *t;
+	struct att_buf td;
+	uint8_t d[32];
+
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	att_buf_init(&td, 0);
+	ib_hash("sha256", content, strlen(content), d);
+	ib_dng(&td, "sha256", d, 32);
+	ib_nng(&td, path);
+	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
+	extend(t, &td);
+	att_buf_release(&td);
+	agent_tpm_free(t);
+	write_list();
+}
+
+/* A boot: the list restarts with boot_aggregate over PCRs 0-9. */
+static void boot(void)
+{
+	struct att_pcr_sel sel;
+	struct att_pcrs pcrs;
+	struct agent_tpm *t;
+	struct att_buf td;
+	uint8_t agg[32];
+
+	att_buf_release(&F.log);
+	att_buf_init(&F.log, 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
+	att_pcrs_clear(&pcrs);
+	assert_int_equal(agent_tpm_pcr_read(t, &sel, &pcrs), 0);
+	assert_int_equal(att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, agg), 0);
+	att_buf_init(&td, 0);
+	ib_dng(&td, "sha256", agg, 32);
+	ib_nng(&td, "boot_aggregate");
+	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
+	extend(t, &td);
+	att_buf_release(&td);
+	agent_tpm_free(t);
+	write_list();
+}
+
+static void write_conf_urls(const char *first)
+{
+	FILE *f = fopen(F.conf, "w");
+
+	assert_non_null(f);
+	if (first)
+		fprintf(f, "verifier = %s\n", first);
+	fprintf(f,
+		"# written by test_agent_e2e\n"
+		"verifier = %s\n"
+		"ca = %s/server-ca.pem\n"
+		"enrollment_token_file = %s\n"
+		"agent_id = host-1\n"
+		"tcti = %s\n"
+		"log = ima:%s:10\n"
+		"state_dir = %s\n"
+		"interval = 1\n",
+		F.url, F.dir, F.token, att_swtpm_tcti(F.sw), F.list, F.state);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void write_conf(void)
+{
+	write_conf_urls(NULL);
+}
+
+/* The last "round" line the agent logged. */
+static void last_round_line(char *out, size_t n)
+{
+	char path[192], line[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/agent.log", F.dir);
+	out[0] = '\0';
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, ": round "))
+			snprintf(out, n, "%s", line);
+	fclose(f);
+}
+
+/* Runs attest-agent; returns its exit status (0 trusted, 1 not, 2 error). */
+static int agent_once(void)
+{
+	char out[192];
+	pid_t pid;
+	int st;
+
+	snprintf(out, sizeof(out), "%s/agent.log", F.dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(out, "a", stderr))
+			_exit(127);
+		execl(F.agent_bin, "attest-agent", "--config", F.conf, "--once",
+		      (char *)NULL);
+		_exit(127);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static struct json_object *agent_record(void)
+{
+	struct json_object *js;
+
+	assert_int_equal(req("GET", "/v1/agents/host-1", NULL, &js), 200);
+	return js;
+}
+
+static const char *jpath_str(struct json_object *o, const char *a,
+			     const char *b)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, a, &v))
+		return NULL;
+	if (b && !json_object_object_get_ex(v, b, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+/* The failures of the agent's last result name this path. */
+static int last_result_names(struct json_object *rec, const char *path)
+{
+	const char *s = json_object_to_json_string_ext(
+		rec, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	return strstr(s, path) != NULL;
+}
+
+static int setup(void **state)
+{
+	struct json_object *js, *t;
+	char body[1024], ha[65], hb[65];
+	uint8_t d[32];
+	FILE *f;
+
+	(void)state;
+	att_buf_init(&F.log, 0);
+	snprintf(F.dir, sizeof(F.dir), "/tmp/att-e2e-XXXXXX");
+	if (!mkdtemp(F.dir) || att_pki_init(F.dir))
+		return -1;
+	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
+	snprintf(F.list, sizeof(F.list), "%s/ima.bin", F.dir);
+	snprintf(F.conf, sizeof(F.conf), "%s/agent.conf", F.dir);
+	snprintf(F.token, sizeof(F.token), "%s/token", F.dir);
+	snprintf(F.state, sizeof(F.state), "%s/state", F.dir);
+	if (att_vproc_bin("attest-agent", F.agent_bin, sizeof(F.agent_bin)) ||
+	    access(F.agent_bin, X_OK)) {
+		fprintf(stderr, "FATAL: no attest-agent binary (%s)\n",
+			F.agent_bin);
+		return -1;
+	}
+	if (att_swtpm_start(&F.sw) ||
+	    att_vproc_start(F.dir, F.db, vextra, &F.vp)) {
+		fprintf(stderr, "FATAL: cannot start swtpm or the verifier\n");
+		return -1;
+	}
+	snprintf(F.url, sizeof(F.url), "https://127.0.0.1:%u",
+		 att_vproc_port(F.vp));
+	/* token, whitelist of the host's known files, assigned */
+	if (req("POST", "/v1/enrollment/tokens", "{\"ttl\": 600}", &js) !=
+		    201 ||
+	    !json_object_object_get_ex(js, "token", &t))
+		return -1;
+	f = fopen(F.token, "w");
+	fprintf(f, "%s\n", json_object_get_string(t));
+	fclose(f);
+	json_object_put(js);
+	ib_hash("sha256", "bash", 4, d);
+	att_hex_encode(d, 32, ha);
+	ib_hash("sha256", "libc", 4, d);
+	att_hex_encode(d, 32, hb);
+	snprintf(body, sizeof(body),
+		 "{\"name\": \"hosts\", \"whitelist\": {\"digests\": "
+		 "{\"/usr/bin/bash\": [\"%s\"], \"/usr/lib/libc.so.6\": "
+		 "[\"%s\"]}}}",
+		 ha, hb);
+	if (req("POST", "/v1/whitelists", body, &js) != 201)
+		return -1;
+	json_object_put(js);
+	write_conf();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	att_vproc_free(F.vp);
+	att_swtpm_free(F.sw);
+	att_buf_release(&F.log);
+	if (getenv("ATT_KEEP"))
+		return 0;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
+	return system(cmd) ? -1 : 0;
+}
+
+static void assign(void)
+{
+	struct json_object *js;
+
+	assert_int_equal(req("PUT", "/v1/agents/host-1/whitelist",
+			     "{\"name\": \"hosts\", \"version\": 0}", &js),
+			 200);
+	json_object_put(js);
+}
+
+static void trusted_then_unknown_then_edited(void **state)
+{
+	struct json_object *rec, *fleet;
+	size_t off;
+
+	(void)state;
+	boot();
+	measure("/usr/bin/bash", "bash");
+	measure("/usr/lib/libc.so.6", "libc");
+	/* first round enrolls; no whitelist yet: not trusted */
+	assert_int_equal(agent_once(), 1);
+	assign();
+	assert_int_equal(agent_once(), 0);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "trusted");
+	json_object_put(rec);
+	/* an unknown executable runs */
+	measure("/opt/evil/bin/miner", "evil");
+	assert_int_equal(agent_once(), 1);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "untrusted");
+	assert_true(last_result_names(rec, "/opt/evil/bin/miner"));
+	json_object_put(rec);
+	assert_int_equal(req("GET", "/v1/fleet", NULL, &fleet), 200);
+	assert_non_null(strstr(json_object_to_json_string_ext(
+				       fleet, JSON_C_TO_STRING_NOSLASHESCAPE),
+			       "/opt/evil/bin/miner"));
+	json_object_put(fleet);
+	/* an entry edited after it was extended: the replay cannot match */
+	off = F.log.len - 4;
+	F.log.data[off] ^= 1;
+	write_list();
+	assert_int_equal(agent_once(), 1);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "untrusted");
+	json_object_put(rec);
+	F.log.data[off] ^= 1;
+	write_list();
+}
+
+static void reboot_without_reenrollment(void **state)
+{
+	struct json_object *rec;
+	struct stat st;
+	time_t before;
+	char cert[192];
+
+	(void)state;
+	snprintf(cert, sizeof(cert), "%s/agent.pem", F.state);
+	assert_int_equal(stat(cert, &st), 0);
+	before = st.st_mtime;
+	{
+		/* an orderly reboot: the kernel sends TPM2_Shutdown first */
+		struct agent_tpm *t;
+
+		assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+		assert_int_equal(Esys_Shutdown(agent_tpm_esys(t), ESYS_TR_NONE,
+					       ESYS_TR_NONE, ESYS_TR_NONE,
+					       TPM2_SU_CLEAR),
+				 TPM2_RC_SUCCESS);
+		agent_tpm_free(t);
+	}
+	assert_int_equal(att_swtpm_restart(F.sw), 0); /* PCRs reset */
+	write_conf(); /* the TCTI may have a new port */
+	boot();
+	measure("/usr/bin/bash", "bash");
+	assert_int_equal(agent_once(), 0);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "trusted");
+	json_object_put(rec);
+	assert_int_equal(stat(cert, &st), 0);
+	assert_int_equal(st.st_mtime, before); /* not enrolled again */
+}
+
+static void verifier_away_and_back(void **state)
+{
+	char log[192], line[512];
+	struct json_object *rec;
+	int64_t first, later = 0;
+	struct att_vproc *v2 = NULL;
+	const char *extra[8];
+	char port[16];
+	pid_t pid;
+	FILE *f;
+	int st, i, failed = 0;
+
+	(void)state;
+	rec = agent_record();
+	first = json_object_get_int64(
+		json_object_object_get(rec, "last_attestation"));
+	json_object_put(rec);
+	snprintf(log, sizeof(log), "%s/daemon.log", F.dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(log, "w", stderr))
+			_exit(127);
+		execl(F.agent_bin, "attest-agent", "--config", F.conf,
+		      (char *)NULL);
+		_exit(127);
+	}
+	sleep(2);
+	/* stop the verifier; the daemon keeps trying */
+	snprintf(port, sizeof(port), "127.0.0.1:%u", att_vproc_port(F.vp));
+	assert_int_equal(att_vproc_stop(F.vp, &st), 0);
+	att_vproc_free(F.vp);
+	F.vp = NULL;
+	sleep(3);
+	/* back, same address and database */
+	extra[0] = "--ek-ca-dir";
+	extra[1] = ATT_SWTPM_LOCALCA_DIR;
+	extra[2] = "--listen";
+	extra[3] = port;
+	extra[4] = NULL;
+	assert_int_equal(att_vproc_start(F.dir, F.db, extra, &v2), 0);
+	F.vp = v2;
+	for (i = 0; i < 30 && later <= first; i++) {
+		sleep(1);
+		rec = agent_record();
+		later = json_object_get_int64(
+			json_object_object_get(rec, "last_attestation"));
+		json_object_put(rec);
+	}
+	kill(pid, SIGTERM);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_true(later > first);
+	/* it said so while the verifier was away */
+	f = fopen(log, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		failed |= strstr(line, "failed") != NULL;
+	fclose(f);
+	assert_true(failed);
+}
+
+static void restart_continues_and_failover(void **state)
+{
+	char line[512], dead[64];
+
+	(void)state;
+	/* a restarted agent sends only what is new */
+	measure("/usr/lib/libc.so.6", "libc");
+	assert_int_equal(agent_once(), 0);
+	last_round_line(line, sizeof(line));
+	if (!strstr(line, "trusted, 1 entries sent"))
+		fail_msg("last round: %s", line);
+	/* the first verifier URL is down: the second one takes it */
+	snprintf(dead, sizeof(dead), "https://127.0.0.1:1");
+	write_conf_urls(dead);
+	assert_int_equal(agent_once(), 0);
+	last_round_line(line, sizeof(line));
+	assert_non_null(strstr(line, "trusted, 0 entries sent"));
+	write_conf();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(trusted_then_unknown_then_edited),
+		cmocka_unit_test(reboot_without_reenrollment),
+		cmocka_unit_test(restart_continues_and_failover),
+		cmocka_unit_test(verifier_away_and_back),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
