@@ -81,6 +81,11 @@ static int req(const char *who, const char *method, const char *path,
 					&r),
 			 0);
 	st = r.status;
+	/* Every answer, and every accepted body, matches its schema. */
+	if (strcmp(path, "/metrics"))
+		assert_int_equal(
+			att_vh_check_exchange(method, path, body, st, r.body),
+			0);
 	if (js) {
 		*js = json_tokener_parse(r.body);
 		if (!*js)
@@ -511,6 +516,23 @@ static void test_restart_keeps_state(void **state)
 	json_object_put(js);
 }
 
+static void test_schemas_refuse(void **state)
+{
+	(void)state;
+	/* The schema check is real: wrong documents fail it. */
+	assert_int_not_equal(att_vh_schema("error.schema.json", "{}"), 0);
+	assert_int_not_equal(
+		att_vh_schema("evidence.schema.json", "{\"agent_id\":\"a\"}"),
+		0);
+	assert_int_not_equal(att_vh_schema("whitelist-request.schema.json",
+					   "{\"name\":\"x\",\"whitelist\":{},"
+					   "\"legacy\":\"\"}"),
+			     0);
+	assert_int_equal(att_vh_schema("assign-request.schema.json",
+				       "{\"name\":\"base\",\"version\":0}"),
+			 0);
+}
+
 static void test_cli(void **state)
 {
 	char bin[512], cmd[1200];
@@ -545,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_raw_http),
 		cmocka_unit_test(test_metrics),
 		cmocka_unit_test(test_restart_keeps_state),
+		cmocka_unit_test(test_schemas_refuse),
 		cmocka_unit_test(test_cli),
 	};
 

@@ -130,6 +130,11 @@ static int req(const char *who, const char *method, const char *path,
 					body ? strlen(body) : 0, &r),
 			 0);
 	st = r.status;
+	/* Every answer, and every accepted body, matches its schema. */
+	if (strcmp(path, "/metrics"))
+		assert_int_equal(
+			att_vh_check_exchange(method, path, body, st, r.body),
+			0);
 	*js = json_tokener_parse(r.body);
 	if (!*js)
 		fprintf(stderr, "not JSON: %s\n", r.body);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <openssl/err.h>
@@ -198,4 +199,139 @@ int att_vh_raw(unsigned int port, const char *pki_dir, const char *who,
 	       const void *raw, size_t n, struct att_vh_resp *out)
 {
 	return exchange(port, pki_dir, who, raw, n, NULL, 0, out);
+}
+
+static const char schema_py[] =
+	"import json, sys, glob, os\n"
+	"from referencing import Registry, Resource\n"
+	"from jsonschema import Draft202012Validator\n"
+	"d = sys.argv[1]\n"
+	"reg = Registry()\n"
+	"for f in glob.glob(d + '/*.json'):\n"
+	"    s = json.load(open(f))\n"
+	"    reg = reg.with_resource(s['$id'], Resource.from_contents(s))\n"
+	"s = json.load(open(os.path.join(d, sys.argv[2])))\n"
+	"v = Draft202012Validator(s, registry=reg)\n"
+	"errs = list(v.iter_errors(json.load(open(sys.argv[3]))))\n"
+	"for e in errs:\n"
+	"    print(sys.argv[2], list(e.absolute_path), e.message[:300],\n"
+	"          file=sys.stderr)\n"
+	"sys.exit(1 if errs else 0)\n";
+
+int att_vh_schema(const char *schema, const char *json)
+{
+	const char *src = getenv("ATT_SRC");
+	char dir[512], tmp[] = "/tmp/att-schema-XXXXXX";
+	int fd, st;
+	size_t n = strlen(json);
+	pid_t pid;
+
+	if (!src) {
+		fprintf(stderr, "att_vh_schema: ATT_SRC is not set\n");
+		return ATT_E_INVAL;
+	}
+	snprintf(dir, sizeof(dir), "%s/schemas", src);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return ATT_E_IO;
+	if (write(fd, json, n) != (ssize_t)n) {
+		close(fd);
+		unlink(tmp);
+		return ATT_E_IO;
+	}
+	close(fd);
+	pid = fork();
+	if (pid == 0) {
+		execlp("python3", "python3", "-c", schema_py, dir, schema, tmp,
+		       (char *)NULL);
+		_exit(127);
+	}
+	st = -1;
+	if (pid < 0 || waitpid(pid, &st, 0) != pid)
+		st = -1;
+	unlink(tmp);
+	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "schema %s: invalid document: %.400s\n", schema,
+			json);
+		return ATT_E_FORMAT;
+	}
+	return 0;
+}
+
+static int count_segs(const char *p)
+{
+	int n = 0;
+
+	for (; *p; p++)
+		if (*p == '/')
+			n++;
+	return n;
+}
+
+void att_vh_schemas_for(const char *method, const char *path, int status,
+			const char **rq, const char **rs)
+{
+	char p[256];
+	int get = !strcmp(method, "GET"), post = !strcmp(method, "POST");
+	int put = !strcmp(method, "PUT"), n;
+
+	snprintf(p, sizeof(p), "%s", path);
+	p[strcspn(p, "?")] = '\0';
+	n = count_segs(p);
+	*rq = NULL;
+	*rs = NULL;
+	if (!strcmp(p, "/healthz")) {
+		*rs = "health.schema.json";
+	} else if (!strcmp(p, "/v1/whitelists")) {
+		*rq = post ? "whitelist-request.schema.json" : NULL;
+		*rs = post ? "whitelist-summary.schema.json"
+			   : "whitelist-list.schema.json";
+	} else if (!strncmp(p, "/v1/whitelists/", 15)) {
+		*rq = put ? "whitelist-request.schema.json" : NULL;
+		*rs = put   ? "whitelist-summary.schema.json"
+		      : get ? "whitelist-get.schema.json"
+			    : "deleted.schema.json";
+	} else if (!strcmp(p, "/v1/agents")) {
+		*rs = "agent-list.schema.json";
+	} else if (!strncmp(p, "/v1/agents/", 11) && n == 4) {
+		*rq = "assign-request.schema.json";
+		*rs = "agent-summary.schema.json";
+	} else if (!strncmp(p, "/v1/agents/", 11)) {
+		*rs = get ? "agent.schema.json" : "deleted.schema.json";
+	} else if (!strcmp(p, "/v1/enrollment/tokens")) {
+		*rq = "token-request.schema.json";
+		*rs = "token.schema.json";
+	} else if (!strcmp(p, "/v1/enroll")) {
+		*rq = "enroll-request.schema.json";
+		*rs = "enroll-challenge.schema.json";
+	} else if (!strcmp(p, "/v1/enroll/activate")) {
+		*rq = "activate-request.schema.json";
+		*rs = "activate-response.schema.json";
+	} else if (!strcmp(p, "/v1/attestation/challenge")) {
+		*rq = "challenge-request.schema.json";
+		*rs = "challenge.schema.json";
+	} else if (!strcmp(p, "/v1/attestation/evidence")) {
+		*rq = "evidence.schema.json";
+		*rs = "result.schema.json";
+	} else if (!strcmp(p, "/v1/fleet")) {
+		*rs = "fleet.schema.json";
+	}
+	if (status >= 400 && strcmp(p, "/metrics"))
+		*rs = "error.schema.json";
+	if (status >= 300 || !(post || put))
+		*rq = NULL;
+}
+
+int att_vh_check_exchange(const char *method, const char *path,
+			  const char *body, int status, const char *answer)
+{
+	const char *rq, *rs;
+	int rc = 0;
+
+	att_vh_schemas_for(method, path, status, &rq, &rs);
+	if (rq && body && *body && att_vh_schema(rq, body))
+		rc = ATT_E_FORMAT;
+	if (rs && att_vh_schema(rs, answer))
+		rc = ATT_E_FORMAT;
+	return rc;
 }

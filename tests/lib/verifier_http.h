@@ -26,4 +26,24 @@ int att_vh_request(unsigned int port, const char *pki_dir, const char *who,
 int att_vh_raw(unsigned int port, const char *pki_dir, const char *who,
 	       const void *raw, size_t n, struct att_vh_resp *out);
 
+/*
+ * Validates a JSON document against $ATT_SRC/schemas/<schema> (draft
+ * 2020-12, with the other schemas there for $ref) with python3-jsonschema.
+ * 0 when valid; the errors are printed on stderr.
+ */
+int att_vh_schema(const char *schema, const char *json);
+
+/*
+ * The schemas of a route's request body and of its answer with that
+ * status (NULL when there is none, e.g. /metrics).
+ */
+void att_vh_schemas_for(const char *method, const char *path, int status,
+			const char **req_schema, const char **resp_schema);
+/*
+ * Checks one exchange: the answer always; the request body when the
+ * verifier accepted it (2xx: what it accepts, the schema must accept).
+ */
+int att_vh_check_exchange(const char *method, const char *path,
+			  const char *body, int status, const char *answer);
+
 #endif
