@@ -51,6 +51,8 @@ FUZZERS :=
 TOOLS :=
 
 include $(wildcard $(SRC)/*/module.mk $(SRC)/tests/*/module*.mk)
+# bench/*.mk: benchmark tools' fragments (bench/module.mk is already in)
+include $(filter-out $(SRC)/bench/module.mk,$(wildcard $(SRC)/bench/*.mk))
 
 LIB := $(B)/libattest.a
 LIB_OBJS := $(patsubst $(SRC)/%.c,$(B)/obj/%.o,$(LIB_SRCS))
