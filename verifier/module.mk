@@ -25,3 +25,6 @@ VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll $(B)/tests/integrat
 $(VER_TPM_TESTS): $(AGENT_TPM_OBJS)
 $(VER_TPM_TESTS): PKG_LIBS += $(AGENT_TSS_LIBS)
 $(patsubst $(B)/tests/%,$(B)/obj/tests/%.o,$(VER_TPM_TESTS)): ALL_CFLAGS += -I$(SRC)/agent
+
+# attestctl
+include $(SRC)/verifier/attestctl/module.mk

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * attestctl.c - the admin CLI of attest-verifier, over its REST API with
+ * an admin client certificate (libcurl, the verifier's CA pinned).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <json-c/json.h>
+
+#include "attest/buf.h"
+#include "attest/err.h"
+#include "attest/json.h"
+#include "attest/log.h"
+#include "http.h"
+
+#define CTL_VERSION "0.1.0"
+
+/* Exit codes a script can rely on. */
+enum ctl_exit {
+	CTL_OK = 0,	     /* done (fleet --check: every agent trusted) */
+	CTL_REFUSED = 1,     /* the verifier answered no: 4xx, or --check */
+	CTL_USAGE = 2,	     /* bad usage or local error */
+	CTL_UNREACHABLE = 3, /* no verifier answered, or 5xx */
+};
+
+static void usage(FILE *f)
+{
+	fputs("NAME\n"
+	      "    attestctl - administer attest-verifier\n"
+	      "\n"
+	      "SYNOPSIS\n"
+	      "    attestctl [connection options] COMMAND [ARGS]\n"
+	      "\n"
+	      "COMMANDS\n"
+	      "    fleet [--json] [--check]   the fleet report: a table, or "
+	      "with --json\n"
+	      "                               exactly GET /v1/fleet; --check "
+	      "exits 1 unless\n"
+	      "                               every agent is trusted\n"
+	      "    agents                     list the agents\n"
+	      "    agent ID                   one agent: state, last result "
+	      "with every\n"
+	      "                               failure, history (JSON)\n"
+	      "    delete-agent ID            forget an agent (it must enroll "
+	      "again)\n"
+	      "    assign ID NAME [VERSION]   judge agent ID by whitelist NAME "
+	      "(VERSION 0\n"
+	      "                               or none: always the newest)\n"
+	      "    whitelists                 list the whitelists\n"
+	      "    whitelist NAME [VERSION]   one whitelist (JSON)\n"
+	      "    put-whitelist NAME FILE    create or update (a new "
+	      "version) from a\n"
+	      "                               native/Keylime JSON or legacy "
+	      "allowlist FILE\n"
+	      "    delete-whitelist NAME\n"
+	      "    token [TTL]                a single-use enrollment token "
+	      "(TTL seconds)\n"
+	      "    health                     GET /healthz\n"
+	      "\n"
+	      "CONNECTION OPTIONS (or environment)\n"
+	      "    --url URL    ATTEST_URL    the verifier, https:// "
+	      "(repeatable: failover)\n"
+	      "    --ca FILE    ATTEST_CA     the verifier's CA (pinned)\n"
+	      "    --cert FILE  ATTEST_CERT   admin client certificate\n"
+	      "    --key FILE   ATTEST_KEY    its key\n"
+	      "\n"
+	      "EXIT STATUS\n"
+	      "    0 done; 1 the verifier refused (4xx; the message says why) "
+	      "or fleet\n"
+	      "    --check found an agent not trusted; 2 bad usage or local "
+	      "error;\n"
+	      "    3 no verifier answered, or it failed (5xx).\n",
+	      f);
+}
+
+struct ctl {
+	const char *urls[8];
+	size_t nurls;
+	const char *ca, *cert, *key;
+	struct agent_http *http;
+};
+
+/* Sends a request; prints the error body on failure; returns an exit. */
+static int call(struct ctl *c, const char *method, const char *path,
+		const char *body, struct json_object **reply)
+{
+	struct agent_http_resp r = {0};
+	char err[200];
+	int rc;
+
+	*reply = NULL;
+	rc = agent_http_request(c->http, method, path, body,
+				body ? strlen(body) : 0, &r);
+	if (rc) {
+		fprintf(stderr, "attestctl: no verifier answered\n");
+		agent_http_resp_release(&r);
+		return CTL_UNREACHABLE;
+	}
+	if (r.body.len && att_json_parse((const char *)r.body.data, r.body.len,
+					 64, reply, err, sizeof(err))) {
+		fprintf(stderr,
+			"attestctl: HTTP %ld with a body that is not "
+			"JSON: %s\n",
+			r.status, err);
+		agent_http_resp_release(&r);
+		return CTL_UNREACHABLE;
+	}
+	rc = r.status >= 200 && r.status < 300 ? CTL_OK
+	     : r.status >= 500		       ? CTL_UNREACHABLE
+					       : CTL_REFUSED;
+	if (rc != CTL_OK) {
+		struct json_object *m = NULL;
+
+		if (*reply)
+			json_object_object_get_ex(*reply, "message", &m);
+		fprintf(stderr, "attestctl: HTTP %ld: %s\n", r.status,
+			m ? json_object_get_string(m) : "(no message)");
+	}
+	agent_http_resp_release(&r);
+	return rc;
+}
+
+static void print_json(struct json_object *o)
+{
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			   JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+static const char *str_or(struct json_object *o, const char *k,
+			  const char *dflt)
+{
+	struct json_object *v;
+
+	if (!o || !json_object_object_get_ex(o, k, &v) ||
+	    json_object_is_type(v, json_type_null))
+		return dflt;
+	return json_object_get_string(v);
+}
+
+static void print_fleet(struct json_object *f)
+{
+	struct json_object *counts = NULL, *agents = NULL;
+	size_t i, n;
+
+	json_object_object_get_ex(f, "counts", &counts);
+	json_object_object_get_ex(f, "agents", &agents);
+	printf("fleet: %s total, %s trusted, %s untrusted, %s stale, %s "
+	       "registered, %s enrolling\n",
+	       str_or(counts, "total", "?"), str_or(counts, "trusted", "?"),
+	       str_or(counts, "untrusted", "?"), str_or(counts, "stale", "?"),
+	       str_or(counts, "registered", "?"),
+	       str_or(counts, "enrolling", "?"));
+	printf("%-24s %-10s %-20s %-16s %5s  %s\n", "AGENT", "STATE",
+	       "LAST ATTESTATION", "WHITELIST", "BOOTS", "REASONS");
+	n = agents ? json_object_array_length(agents) : 0;
+	for (i = 0; i < n; i++) {
+		struct json_object *a = json_object_array_get_idx(agents, i);
+		struct json_object *wl = NULL, *reasons = NULL, *last = NULL;
+		char when[32] = "-", wls[64] = "-";
+		size_t k, nr;
+
+		if (json_object_object_get_ex(a, "last_attestation", &last) &&
+		    json_object_is_type(last, json_type_int)) {
+			time_t t = (time_t)json_object_get_int64(last);
+			struct tm tm;
+
+			gmtime_r(&t, &tm);
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%SZ", &tm);
+		}
+		if (json_object_object_get_ex(a, "whitelist", &wl) &&
+		    json_object_is_type(wl, json_type_object))
+			snprintf(wls, sizeof(wls), "%s@%s",
+				 str_or(wl, "name", "?"),
+				 str_or(wl, "version", "?"));
+		printf("%-24s %-10s %-20s %-16s %5s  ", str_or(a, "id", "?"),
+		       str_or(a, "state", "?"), when, wls,
+		       str_or(a, "boot_count", "?"));
+		json_object_object_get_ex(a, "failure_reasons", &reasons);
+		nr = reasons ? json_object_array_length(reasons) : 0;
+		for (k = 0; k < nr; k++)
+			printf("%s%s", k ? "; " : "",
+			       json_object_get_string(
+				       json_object_array_get_idx(reasons, k)));
+		printf("\n");
+	}
+}
+
+static int cmd_fleet(struct ctl *c, int argc, char **argv)
+{
+	struct json_object *f;
+	int json = 0, check = 0, i, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--check"))
+			check = 1;
+		else
+			return CTL_USAGE;
+	}
+	rc = call(c, "GET", "/v1/fleet", NULL, &f);
+	if (rc == CTL_OK) {
+		struct json_object *counts, *t, *tot;
+
+		if (json)
+			print_json(f);
+		else
+			print_fleet(f);
+		if (check &&
+		    (!json_object_object_get_ex(f, "counts", &counts) ||
+		     !json_object_object_get_ex(counts, "trusted", &t) ||
+		     !json_object_object_get_ex(counts, "total", &tot) ||
+		     json_object_get_int64(t) != json_object_get_int64(tot)))
+			rc = CTL_REFUSED;
+	}
+	json_object_put(f);
+	return rc;
+}
+
+/* Simple GET/DELETE/POST commands that print the reply. */
+static int simple(struct ctl *c, const char *method, const char *path,
+		  const char *body)
+{
+	struct json_object *o;
+	int rc = call(c, method, path, body, &o);
+
+	if (rc == CTL_OK && o)
+		print_json(o);
+	json_object_put(o);
+	return rc;
+}
+
+static int id_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n < 129 &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyz"
+			 "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789._-") == n;
+}
+
+static int cmd_put_whitelist(struct ctl *c, const char *name, const char *file)
+{
+	struct json_object *req = json_object_new_object(), *wl = NULL, *o;
+	struct att_buf b;
+	char err[300], path[300];
+	int rc, exists;
+
+	att_buf_init(&b, 0);
+	if (att_buf_read_file(&b, file, 256u << 20)) {
+		fprintf(stderr, "attestctl: cannot read %s\n", file);
+		json_object_put(req);
+		return CTL_USAGE;
+	}
+	if (b.len && b.data[0] == '{') {
+		if (att_json_parse((const char *)b.data, b.len, 64, &wl, err,
+				   sizeof(err))) {
+			fprintf(stderr, "attestctl: %s: %s\n", file, err);
+			att_buf_release(&b);
+			json_object_put(req);
+			return CTL_USAGE;
+		}
+		json_object_object_add(req, "whitelist", wl);
+	} else {
+		json_object_object_add(
+			req, "legacy",
+			json_object_new_string_len((const char *)b.data,
+						   (int)b.len));
+	}
+	att_buf_release(&b);
+	snprintf(path, sizeof(path), "/v1/whitelists/%s", name);
+	/* update when it exists, else create */
+	exists = call(c, "GET", path, NULL, &o) == CTL_OK;
+	json_object_put(o);
+	if (!exists)
+		json_object_object_add(req, "name",
+				       json_object_new_string(name));
+	rc = simple(c, exists ? "PUT" : "POST",
+		    exists ? path : "/v1/whitelists",
+		    json_object_to_json_string_ext(
+			    req, JSON_C_TO_STRING_PLAIN |
+					 JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(req);
+	return rc;
+}
+
+static int dispatch(struct ctl *c, int argc, char **argv)
+{
+	const char *cmd = argv[0];
+	char path[400], body[300];
+
+	if (!strcmp(cmd, "fleet"))
+		return cmd_fleet(c, argc, argv);
+	if (!strcmp(cmd, "health") && argc == 1)
+		return simple(c, "GET", "/healthz", NULL);
+	if (!strcmp(cmd, "agents") && argc == 1)
+		return simple(c, "GET", "/v1/agents", NULL);
+	if (!strcmp(cmd, "whitelists") && argc == 1)
+		return simple(c, "GET", "/v1/whitelists", NULL);
+	if (!strcmp(cmd, "token") && argc <= 2) {
+		char *end = NULL;
+		long ttl = argc == 2 ? strtol(argv[1], &end, 10) : 3600;
+
+		if ((end && *end) || ttl <= 0)
+			return CTL_USAGE;
+		snprintf(body, sizeof(body), "{\"ttl\": %ld}", ttl);
+		return simple(c, "POST", "/v1/enrollment/tokens", body);
+	}
+	if (argc >= 2 && !id_ok(argv[1])) {
+		fprintf(stderr, "attestctl: '%s' is not a valid name\n",
+			argv[1]);
+		return CTL_USAGE;
+	}
+	if (!strcmp(cmd, "agent") && argc == 2) {
+		snprintf(path, sizeof(path), "/v1/agents/%s", argv[1]);
+		return simple(c, "GET", path, NULL);
+	}
+	if (!strcmp(cmd, "delete-agent") && argc == 2) {
+		snprintf(path, sizeof(path), "/v1/agents/%s", argv[1]);
+		return simple(c, "DELETE", path, NULL);
+	}
+	if (!strcmp(cmd, "assign") && (argc == 3 || argc == 4)) {
+		char *end;
+		long v = argc == 4 ? strtol(argv[3], &end, 10) : 0;
+
+		if ((argc == 4 && *end) || v < 0 || !id_ok(argv[2]))
+			return CTL_USAGE;
+		snprintf(path, sizeof(path), "/v1/agents/%s/whitelist",
+			 argv[1]);
+		snprintf(body, sizeof(body),
+			 "{\"name\": \"%s\", \"version\": %ld}", argv[2], v);
+		return simple(c, "PUT", path, body);
+	}
+	if (!strcmp(cmd, "whitelist") && (argc == 2 || argc == 3)) {
+		char *end;
+		long v = argc == 3 ? strtol(argv[2], &end, 10) : 0;
+
+		if ((argc == 3 && *end) || v < 0)
+			return CTL_USAGE;
+		if (argc == 3)
+			snprintf(path, sizeof(path),
+				 "/v1/whitelists/%s?version=%ld", argv[1], v);
+		else
+			snprintf(path, sizeof(path), "/v1/whitelists/%s",
+				 argv[1]);
+		return simple(c, "GET", path, NULL);
+	}
+	if (!strcmp(cmd, "put-whitelist") && argc == 3)
+		return cmd_put_whitelist(c, argv[1], argv[2]);
+	if (!strcmp(cmd, "delete-whitelist") && argc == 2) {
+		snprintf(path, sizeof(path), "/v1/whitelists/%s", argv[1]);
+		return simple(c, "DELETE", path, NULL);
+	}
+	return CTL_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"url", required_argument, NULL, 'u'},
+		{"ca", required_argument, NULL, 'c'},
+		{"cert", required_argument, NULL, 'C'},
+		{"key", required_argument, NULL, 'k'},
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ctl c = {0};
+	int ch, rc;
+
+	att_log_set_ident("attestctl");
+	c.ca = getenv("ATTEST_CA");
+	c.cert = getenv("ATTEST_CERT");
+	c.key = getenv("ATTEST_KEY");
+	while ((ch = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'u':
+			if (c.nurls == 8)
+				return CTL_USAGE;
+			c.urls[c.nurls++] = optarg;
+			break;
+		case 'c':
+			c.ca = optarg;
+			break;
+		case 'C':
+			c.cert = optarg;
+			break;
+		case 'k':
+			c.key = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return CTL_OK;
+		case 'V':
+			printf("attestctl %s\n", CTL_VERSION);
+			return CTL_OK;
+		default:
+			usage(stderr);
+			return CTL_USAGE;
+		}
+	}
+	if (!c.nurls && getenv("ATTEST_URL"))
+		c.urls[c.nurls++] = getenv("ATTEST_URL");
+	if (optind >= argc || !c.nurls || !c.ca) {
+		fprintf(stderr, "attestctl: need a COMMAND, --url and --ca "
+				"(see --help)\n");
+		return CTL_USAGE;
+	}
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	rc = agent_http_new(c.urls, c.nurls, c.ca, &c.http);
+	if (!rc && c.cert)
+		rc = agent_http_set_client_cert(c.http, c.cert,
+						c.key ? c.key : c.cert);
+	if (rc) {
+		fprintf(stderr, "attestctl: %s\n", att_strerror(rc));
+		agent_http_free(c.http);
+		curl_global_cleanup();
+		return CTL_USAGE;
+	}
+	rc = dispatch(&c, argc - optind, argv + optind);
+	if (rc == CTL_USAGE)
+		fprintf(stderr, "attestctl: bad usage of '%s' (see --help)\n",
+			argv[optind]);
+	agent_http_free(c.http);
+	curl_global_cleanup();
+	return rc;
+}
