@@ -475,6 +475,48 @@ static void restart_continues_and_failover(void **state)
 	write_conf();
 }
 
+/* attestctl over the same verifier: exit codes and the exact fleet JSON. */
+static int ctl(const char *args, const char *out)
+{
+	char bin[256], cmd[1400];
+	int st;
+
+	assert_int_equal(att_vproc_bin("attestctl", bin, sizeof(bin)), 0);
+	snprintf(cmd, sizeof(cmd),
+		 "ATTEST_URL=https://127.0.0.1:%u ATTEST_CA=%s/server-ca.pem "
+		 "ATTEST_CERT=%s/admin.pem ATTEST_KEY=%s/admin.key '%s' %s "
+		 ">'%s' 2>/dev/null",
+		 att_vproc_port(F.vp), F.dir, F.dir, F.dir, bin, args, out);
+	st = system(cmd);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void attestctl_fleet(void **state)
+{
+	struct json_object *api, *cli;
+	char out[192];
+
+	(void)state;
+	snprintf(out, sizeof(out), "%s/ctl.out", F.dir);
+	assert_int_equal(ctl("fleet --json", out), 0);
+	cli = json_object_from_file(out);
+	assert_non_null(cli);
+	assert_int_equal(req("GET", "/v1/fleet", NULL, &api), 200);
+	/* the same report but for the time it was generated */
+	json_object_object_del(cli, "generated_at");
+	json_object_object_del(api, "generated_at");
+	assert_true(json_object_equal(cli, api));
+	json_object_put(cli);
+	json_object_put(api);
+	assert_int_equal(ctl("fleet", out), 0);
+	assert_int_equal(ctl("agent host-1", out), 0);
+	assert_int_equal(ctl("agent no-such-agent", out), 1);
+	assert_int_equal(ctl("assign", out), 2);
+	assert_int_equal(ctl("--url https://127.0.0.1:1 fleet", out), 3);
+	/* host-1 is trusted now; --check says so */
+	assert_int_equal(ctl("fleet --check", out), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -482,6 +524,7 @@ int main(void)
 		cmocka_unit_test(reboot_without_reenrollment),
 		cmocka_unit_test(restart_continues_and_failover),
 		cmocka_unit_test(verifier_away_and_back),
+		cmocka_unit_test(attestctl_fleet),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
