@@ -12,6 +12,7 @@
 
 #include "attest/buf.h"
 #include "attest/err.h"
+#include "attest/kvconf.h"
 #include "logsrc.h"
 #include "tpm.h"
 
@@ -187,60 +188,16 @@ int agent_config_set(struct agent_config *c, const char *key, const char *value,
 	return ATT_E_FORMAT;
 }
 
-static char *trim(char *s)
+static int set_kv(const char *key, const char *value, void *arg, char *err,
+		  size_t errlen)
 {
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		*--e = '\0';
-	return s;
+	return agent_config_set(arg, key, value, err, errlen);
 }
 
 int agent_config_parse(struct agent_config *c, const char *text, size_t len,
 		       char *err, size_t errlen)
 {
-	char *copy, *line, *save = NULL;
-	unsigned int n = 0;
-	int rc = ATT_OK;
-
-	if (memchr(text, '\0', len)) {
-		snprintf(err, errlen, "configuration holds a NUL byte");
-		return ATT_E_FORMAT;
-	}
-	copy = strndup(text, len);
-	if (!copy)
-		return ATT_E_NOMEM;
-	/* strtok_r skips empty lines, so count them by hand */
-	for (line = copy; line && !rc; line = save) {
-		char *eq, *k, *v, *nl = strchr(line, '\n');
-		char sub[200];
-
-		save = nl ? nl + 1 : NULL;
-		if (nl)
-			*nl = '\0';
-		n++;
-		k = trim(line);
-		if (!*k || *k == '#')
-			continue;
-		eq = strchr(k, '=');
-		if (!eq) {
-			snprintf(err, errlen, "line %u: expected key = value",
-				 n);
-			rc = ATT_E_FORMAT;
-			break;
-		}
-		*eq = '\0';
-		v = trim(eq + 1);
-		k = trim(k);
-		rc = agent_config_set(c, k, v, sub, sizeof(sub));
-		if (rc)
-			snprintf(err, errlen, "line %u: %s", n, sub);
-	}
-	free(copy);
-	return rc;
+	return att_kv_parse(text, len, set_kv, c, err, errlen);
 }
 
 int agent_config_load(struct agent_config *c, const char *path, char *err,

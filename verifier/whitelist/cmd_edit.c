@@ -295,6 +295,24 @@ static size_t diff_side(struct json_object *a, struct json_object *b, char sign)
 	return lines;
 }
 
+/* "SIGN exclude RE" for each pattern of a missing from b. */
+static size_t diff_excludes(struct json_object *a, struct json_object *b,
+			    char sign)
+{
+	size_t i, m = a ? json_object_array_length(a) : 0, lines = 0;
+
+	for (i = 0; i < m; i++) {
+		const char *s =
+			json_object_get_string(json_object_array_get_idx(a, i));
+
+		if (!has(b, s)) {
+			printf("%c exclude %s\n", sign, s);
+			lines++;
+		}
+	}
+	return lines;
+}
+
 static int cmd_diff(int argc, char **argv)
 {
 	struct json_object *da = NULL, *db = NULL;
@@ -316,30 +334,10 @@ static int cmd_diff(int argc, char **argv)
 	n = diff_side(da, db, '-') + diff_side(db, da, '+');
 	{
 		struct json_object *ea = NULL, *eb = NULL;
-		size_t i, m;
 
 		json_object_object_get_ex(a->root, "excludes", &ea);
 		json_object_object_get_ex(b->root, "excludes", &eb);
-		m = ea ? json_object_array_length(ea) : 0;
-		for (i = 0; i < m; i++) {
-			const char *s = json_object_get_string(
-				json_object_array_get_idx(ea, i));
-
-			if (!has(eb, s)) {
-				printf("- exclude %s\n", s);
-				n++;
-			}
-		}
-		m = eb ? json_object_array_length(eb) : 0;
-		for (i = 0; i < m; i++) {
-			const char *s = json_object_get_string(
-				json_object_array_get_idx(eb, i));
-
-			if (!has(ea, s)) {
-				printf("+ exclude %s\n", s);
-				n++;
-			}
-		}
+		n += diff_excludes(ea, eb, '-') + diff_excludes(eb, ea, '+');
 	}
 	wldoc_free(a);
 	wldoc_free(b);
