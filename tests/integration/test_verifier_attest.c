@@ -37,6 +37,7 @@
 #include "attest/err.h"
 #include "attest/replay.h"
 #include "imabuild.h"
+#include "pg_cluster.h"
 #include "swtpm.h"
 #include "tpm.h"
 #include "verifier_http.h"
@@ -50,6 +51,7 @@ struct fx {
 	struct att_vproc *vp;
 	struct att_swtpm *sw;
 	struct agent_tpm *tpm;
+	struct att_pg *pg;  /* the PostgreSQL run; NULL: SQLite */
 	struct att_buf log; /* the host's IMA list, as the kernel has it */
 	uint64_t nentries;
 };
@@ -444,16 +446,23 @@ static void put_whitelist(const char *extra_path, const char *extra_content)
 	json_object_put(js);
 }
 
-static int setup(void **state)
+static int setup(int use_pg)
 {
 	struct json_object *js;
 	int created;
 
-	(void)state;
+	memset(&F, 0, sizeof(F));
 	snprintf(F.dir, sizeof(F.dir), "/tmp/att-vatt-XXXXXX");
 	if (!mkdtemp(F.dir))
 		return -1;
 	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
+	if (use_pg) {
+		if (att_pg_start(&F.pg)) {
+			fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
+			return -1;
+		}
+		snprintf(F.db, sizeof(F.db), "%s", att_pg_url(F.pg));
+	}
 	att_buf_init(&F.log, 0);
 	if (att_pki_init(F.dir)) {
 		fprintf(stderr, "FATAL: cannot make the test PKI\n");
@@ -499,6 +508,7 @@ static int teardown(void **state)
 	att_vproc_free(F.vp);
 	agent_tpm_free(F.tpm);
 	att_swtpm_free(F.sw);
+	att_pg_free(F.pg);
 	att_buf_release(&F.log);
 	if (!getenv("ATT_KEEP")) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
@@ -824,6 +834,50 @@ static void test_reset_count_backwards(void **state)
 	json_object_put(res);
 }
 
+static int setup_sqlite(void **state)
+{
+	(void)state;
+	return setup(0);
+}
+
+static int setup_pg(void **state)
+{
+	(void)state;
+	return setup(1);
+}
+
+static void test_alternate_replicas(void **state)
+{
+	const char *const more[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
+	struct att_vproc *a = F.vp, *b;
+	struct json_object *res;
+	int64_t start = -1;
+	int i, st;
+
+	(void)state;
+	/* Two verifier processes, one database: the agent alternates. */
+	assert_int_equal(att_vproc_start(F.dir, F.db, more, &b), 0);
+	for (i = 0; i < 4; i++) {
+		measure(i % 2 ? "/usr/bin/b" : "/usr/bin/a", i % 2 ? "B" : "A");
+		F.vp = i % 2 ? b : a;
+		res = round_ok("trusted");
+		if (start >= 0)
+			assert_int_equal(jint(log0(res), "start"), start + 1);
+		start = jint(log0(res), "start");
+		assert_int_equal(jint(log0(res), "verified"), 1);
+		json_object_put(res);
+	}
+	F.vp = a;
+	/* Both report the same agent state. */
+	assert_int_equal(req("admin", "GET", "/v1/agents/host-1", NULL, &res),
+			 200);
+	assert_string_equal(jstr(res, "state"), "trusted");
+	json_object_put(res);
+	assert_int_equal(att_vproc_stop(b, &st), 0);
+	assert_int_equal(st, 0);
+	att_vproc_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -835,8 +889,14 @@ int main(void)
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_expired_nonce_other_replica),
 		cmocka_unit_test(test_reboot),
+		cmocka_unit_test(test_alternate_replicas),
 		cmocka_unit_test(test_reset_count_backwards),
 	};
+	int fails;
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
+					    teardown);
+	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
+					     teardown);
+	return fails;
 }

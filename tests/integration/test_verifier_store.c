@@ -20,9 +20,12 @@
 
 #include "attest/err.h"
 #include "../../verifier/service/store.h"
+#include "pg_cluster.h"
 
 static char dir[64];
-static char path[128];
+static char path[128]; /* the SQLite file */
+static char url[160];  /* what the store opens: path or PostgreSQL */
+static struct att_pg *pg;
 
 static int setup(void **state)
 {
@@ -31,6 +34,19 @@ static int setup(void **state)
 	if (!mkdtemp(dir))
 		return -1;
 	snprintf(path, sizeof(path), "%s/v.db", dir);
+	snprintf(url, sizeof(url), "%s", path);
+	return 0;
+}
+
+static int setup_pg(void **state)
+{
+	if (setup(state))
+		return -1;
+	if (att_pg_start(&pg)) {
+		fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
+		return -1;
+	}
+	snprintf(url, sizeof(url), "%s", att_pg_url(pg));
 	return 0;
 }
 
@@ -39,6 +55,8 @@ static int teardown(void **state)
 	char cmd[160];
 
 	(void)state;
+	att_pg_free(pg);
+	pg = NULL;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	return system(cmd) == 0 ? 0 : -1;
 }
@@ -50,16 +68,18 @@ static void test_migrations(void **state)
 	int v;
 
 	(void)state;
-	assert_int_equal(att_store_open(path, &s), 0);
-	assert_string_equal(att_store_backend(s), "sqlite");
+	assert_int_equal(att_store_open(url, &s), 0);
+	assert_string_equal(att_store_backend(s), pg ? "postgresql" : "sqlite");
 	assert_int_equal(att_store_schema_version(s, &v), 0);
 	assert_int_equal(v, ATT_STORE_SCHEMA_VERSION);
 	att_store_free(s);
 	/* Reopening migrates nothing and keeps the version. */
-	assert_int_equal(att_store_open(path, &s), 0);
+	assert_int_equal(att_store_open(url, &s), 0);
 	assert_int_equal(att_store_schema_version(s, &v), 0);
 	assert_int_equal(v, ATT_STORE_SCHEMA_VERSION);
 	att_store_free(s);
+	if (pg)
+		return; /* the rest is about the SQLite file */
 	/* A schema from a newer verifier is refused, not used. */
 	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db,
@@ -67,7 +87,7 @@ static void test_migrations(void **state)
 				      "version + 1",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
-	assert_int_equal(att_store_open(path, &s), ATT_E_UNSUPPORTED);
+	assert_int_equal(att_store_open(url, &s), ATT_E_UNSUPPORTED);
 	assert_int_equal(sqlite3_exec(db,
 				      "UPDATE schema_version SET version = "
 				      "version - 1",
@@ -100,7 +120,7 @@ static void test_whitelists(void **state)
 	int n = 0;
 
 	(void)state;
-	assert_int_equal(att_store_open(path, &s), 0);
+	assert_int_equal(att_store_open(url, &s), 0);
 	assert_int_equal(att_store_wl_get(s, "base", 0, &w), ATT_E_NOT_FOUND);
 	assert_int_equal(att_store_wl_put(s, "base", "{\"a\":1}", 7, 0, &v), 0);
 	assert_int_equal(v, 1);
@@ -150,8 +170,8 @@ static void test_agents_concurrency(void **state)
 
 	(void)state;
 	/* Two connections to one file, as two verifier processes. */
-	assert_int_equal(att_store_open(path, &s1), 0);
-	assert_int_equal(att_store_open(path, &s2), 0);
+	assert_int_equal(att_store_open(url, &s1), 0);
+	assert_int_equal(att_store_open(url, &s2), 0);
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "host-1");
 	snprintf(a.state, sizeof(a.state), "enrolling");
@@ -216,8 +236,8 @@ static void test_nonces_tokens(void **state)
 	char *req = NULL;
 
 	(void)state;
-	assert_int_equal(att_store_open(path, &s1), 0);
-	assert_int_equal(att_store_open(path, &s2), 0);
+	assert_int_equal(att_store_open(url, &s1), 0);
+	assert_int_equal(att_store_open(url, &s2), 0);
 	assert_int_equal(att_store_nonce_put(s1, "aa01", "host-a", 100,
 					     "{\"pcrs\":[10]}"),
 			 0);
@@ -274,7 +294,7 @@ static void test_history(void **state)
 	int n = 0;
 
 	(void)state;
-	assert_int_equal(att_store_open(path, &s), 0);
+	assert_int_equal(att_store_open(url, &s), 0);
 	assert_int_equal(att_store_history_add(s, "h", 1, "trusted", "{}"), 0);
 	assert_int_equal(att_store_history_add(s, "h", 2, "trusted", "{}"), 0);
 	assert_int_equal(att_store_history_add(s, "h", 3, "untrusted", "{}"),
@@ -294,5 +314,10 @@ int main(void)
 		cmocka_unit_test(test_history),
 	};
 
-	return cmocka_run_group_tests(tests, setup, teardown);
+	int fails;
+
+	fails = cmocka_run_group_tests_name("sqlite", tests, setup, teardown);
+	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
+					     teardown);
+	return fails;
 }

@@ -15,10 +15,8 @@ int att_store_open(const char *url, struct att_store **out)
 	if (!url || !*url)
 		return ATT_E_INVAL;
 	if (!strncmp(url, "postgresql://", 13) ||
-	    !strncmp(url, "postgres://", 11)) {
-		att_err("store: the PostgreSQL backend is not built yet");
-		return ATT_E_UNSUPPORTED;
-	}
+	    !strncmp(url, "postgres://", 11))
+		return att_store_pg_open(url, out);
 	if (!strncmp(url, "sqlite:", 7))
 		url += 7;
 	if (!*url)

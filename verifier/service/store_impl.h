@@ -48,5 +48,6 @@ struct att_store {
 };
 
 int att_store_sqlite_open(const char *path, struct att_store **out);
+int att_store_pg_open(const char *url, struct att_store **out);
 
 #endif
