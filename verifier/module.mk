@@ -13,7 +13,7 @@ BINS += $(VER_BIN)
 LINKS += $(VER_BIN)
 $(VER_BIN)_SRCS := $(VER_SRCS)
 $(VER_BIN)_LIBS := $(VER_LIBS)
-$(B)/obj/verifier/service/store_pg.o: ALL_CFLAGS += $(shell pkg-config --cflags libpq)
+$(B)/obj/verifier/service/store_pg.o $(B)/obj/verifier/service/store_pg_agents.o: ALL_CFLAGS += $(shell pkg-config --cflags libpq)
 # Integration tests that call the service's code directly link its objects
 # (all but main.c); `override` wins over tests/integration/module.mk's
 # defaults, which are read later. Recursive (=): TEST_LIBS may be set later.

@@ -21,7 +21,10 @@
 #include <json-c/json.h>
 
 #include "../../verifier/service/store.h"
+#include "attest/buf.h"
+#include "attest/codec.h"
 #include "attest/err.h"
+#include "imabuild.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 
@@ -494,6 +497,97 @@ static void test_metrics(void **state)
 	att_vh_resp_release(&r);
 }
 
+static char *check_body(const char *wl, const struct att_buf *log,
+			const uint8_t *pcr10)
+{
+	size_t cap = att_b64_enclen(log->len) + 400, n;
+	char *b = malloc(cap), hex[65];
+
+	assert_non_null(b);
+	n = (size_t)snprintf(b, cap,
+			     "{\"whitelist\":{\"name\":\"%s\"},\"log\":\"", wl);
+	att_b64_encode(log->data, log->len, b + n);
+	n = strlen(b);
+	if (pcr10) {
+		att_hex_encode(pcr10, 32, hex);
+		n += (size_t)snprintf(
+			b + n, cap - n,
+			"\",\"pcrs\":{\"sha256\":{\"10\":\"%s\"}}}", hex);
+	} else {
+		snprintf(b + n, cap - n, "\"}");
+	}
+	return b;
+}
+
+static void test_one_shot_check(void **state)
+{
+	struct json_object *js, *f;
+	struct att_buf log, td;
+	uint8_t d[32], pcr[32] = {0};
+	char body[300], ha[65], *b;
+
+	(void)state;
+	ib_hash("sha256", "A", 1, d);
+	att_hex_encode(d, 32, ha);
+	snprintf(body, sizeof(body),
+		 "{\"name\":\"chk\",\"whitelist\":{\"digests\":{\"/usr/"
+		 "bin/a\":[\"%s\"]}}}",
+		 ha);
+	assert_int_equal(req("admin", "POST", "/v1/whitelists", body, &js),
+			 201);
+	json_object_put(js);
+	/* /usr/bin/a as whitelisted, replayed into PCR 10 by hand. */
+	att_buf_init(&log, 0);
+	att_buf_init(&td, 0);
+	ib_dng(&td, "sha256", d, 32);
+	ib_nng(&td, "/usr/bin/a");
+	ib_record(&log, 10, "sha1", "ima-ng", &td, 0);
+	ib_hash("sha256", td.data, td.len, d);
+	ib_extend("sha256", pcr, d);
+	att_buf_release(&td);
+	b = check_body("chk", &log, pcr);
+	assert_int_equal(req("admin", "POST", "/v1/check", b, &js), 200);
+	assert_string_equal(jstr(js, "verdict"), "pass");
+	assert_int_equal(jint(js, "verified"), 1);
+	json_object_put(js);
+	free(b);
+	/* A wrong PCR value: the replay does not match. */
+	pcr[0] ^= 1;
+	b = check_body("chk", &log, pcr);
+	assert_int_equal(req("admin", "POST", "/v1/check", b, &js), 200);
+	assert_string_equal(jstr(js, "verdict"), "fail");
+	json_object_put(js);
+	free(b);
+	/* An unknown file, no PCRs: fails and names the path. */
+	ib_ima_ng(&log, "/usr/bin/evil", "EVIL");
+	b = check_body("chk", &log, NULL);
+	assert_int_equal(req("admin", "POST", "/v1/check", b, &js), 200);
+	assert_string_equal(jstr(js, "verdict"), "fail");
+	f = json_object_array_get_idx(json_object_object_get(js, "failures"),
+				      0);
+	assert_string_equal(jstr(f, "path"), "/usr/bin/evil");
+	assert_string_equal(jstr(f, "reason"), "unknown-path");
+	json_object_put(js);
+	free(b);
+	/* Truncated list: 422 with the reader's message. */
+	log.len -= 3;
+	b = check_body("chk", &log, NULL);
+	assert_int_equal(req_err("admin", "POST", "/v1/check", b, "bad_log"),
+			 422);
+	free(b);
+	assert_int_equal(req_err("admin", "POST", "/v1/check",
+				 "{\"whitelist\":{\"name\":\"chk\"},\"log\":"
+				 "\"!!\"}",
+				 "bad_base64"),
+			 400);
+	assert_int_equal(
+		req_err("host-1", "POST", "/v1/check", "{}", "forbidden"), 403);
+	att_buf_release(&log);
+	assert_int_equal(
+		req("admin", "DELETE", "/v1/whitelists/chk", NULL, &js), 200);
+	json_object_put(js);
+}
+
 static void test_restart_keeps_state(void **state)
 {
 	struct json_object *js, *w;
@@ -566,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_raw_http),
 		cmocka_unit_test(test_metrics),
+		cmocka_unit_test(test_one_shot_check),
 		cmocka_unit_test(test_restart_keeps_state),
 		cmocka_unit_test(test_schemas_refuse),
 		cmocka_unit_test(test_cli),

@@ -313,6 +313,9 @@ void att_vh_schemas_for(const char *method, const char *path, int status,
 	} else if (!strcmp(p, "/v1/attestation/evidence")) {
 		*rq = "evidence.schema.json";
 		*rs = "result.schema.json";
+	} else if (!strcmp(p, "/v1/check")) {
+		*rq = "check-request.schema.json";
+		*rs = "check-result.schema.json";
 	} else if (!strcmp(p, "/v1/fleet")) {
 		*rs = "fleet.schema.json";
 	}

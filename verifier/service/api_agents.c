@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -43,14 +44,17 @@ static struct json_object *stored_json(const char *s)
 	return o;
 }
 
-static struct json_object *agent_summary(const struct att_agent_rec *a)
+static struct json_object *agent_summary(const struct ver_ctx *c,
+					 const struct att_agent_rec *a)
 {
 	struct json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "id", json_object_new_string(a->id));
-	json_object_object_add(o, "state", json_object_new_string(a->state));
+	json_object_object_add(o, "state",
+			       json_object_new_string(ver_effective_state(
+				       c, a, (int64_t)time(NULL))));
 	json_object_object_add(o, "whitelist", wl_ref(a));
 	json_object_object_add(o, "enrolled_at",
 			       json_object_new_int64(a->enrolled_at));
@@ -62,13 +66,19 @@ static struct json_object *agent_summary(const struct att_agent_rec *a)
 	return o;
 }
 
+struct list_ctx {
+	const struct ver_ctx *ctx;
+	struct json_object *arr;
+};
+
 static int add_agent(const struct att_agent_rec *a, void *arg)
 {
-	struct json_object *o = agent_summary(a);
+	struct list_ctx *l = arg;
+	struct json_object *o = agent_summary(l->ctx, a);
 
 	if (!o)
 		return ATT_E_NOMEM;
-	json_object_array_add(arg, o);
+	json_object_array_add(l->arr, o);
 	return 0;
 }
 
@@ -76,6 +86,7 @@ static int agents_list(struct ver_req *rq, struct ver_resp *rs)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *arr = json_object_new_array();
+	struct list_ctx l = {rq->ctx, arr};
 	int rc;
 
 	if (!o || !arr) {
@@ -84,7 +95,7 @@ static int agents_list(struct ver_req *rq, struct ver_resp *rs)
 		return ver_error(rs, 500, "internal", "out of memory");
 	}
 	json_object_object_add(o, "agents", arr);
-	rc = att_store_agent_list(rq->ctx->store, add_agent, arr);
+	rc = att_store_agent_list(rq->ctx->store, add_agent, &l);
 	if (rc)
 		ver_store_error(rs, rc, "agents");
 	else
@@ -115,7 +126,7 @@ static int agent_get(struct ver_req *rq, struct ver_resp *rs, const char *id)
 	rc = att_store_agent_get(rq->ctx->store, id, &a);
 	if (rc)
 		return ver_store_error(rs, rc, "agent");
-	o = agent_summary(&a);
+	o = agent_summary(rq->ctx, &a);
 	hist = json_object_new_array();
 	if (!o || !hist) {
 		json_object_put(o);
@@ -177,7 +188,7 @@ static int agent_assign(struct ver_req *rq, struct ver_resp *rs, const char *id)
 		a.wl_version = version;
 		rc = att_store_agent_update(rq->ctx->store, &a);
 		if (!rc) {
-			o = agent_summary(&a);
+			o = agent_summary(rq->ctx, &a);
 			if (o)
 				ver_json_reply(rs, 200, o);
 			else

@@ -96,6 +96,8 @@ int ver_route(struct ver_req *rq, struct ver_resp *rs)
 		return ver_api_tokens(rq, rs);
 	if (!strcmp(segs[0], "attestation") && n == 2)
 		return ver_api_attestation(rq, rs, segs[1]);
+	if (!strcmp(segs[0], "check") && n == 1)
+		return ver_api_check(rq, rs);
 	if (!strcmp(segs[0], "fleet") && n == 1)
 		return ver_api_fleet(rq, rs);
 	if (!strcmp(segs[0], "agents"))

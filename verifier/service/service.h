@@ -104,6 +104,7 @@ int ver_api_tokens(struct ver_req *rq, struct ver_resp *rs);
 int ver_api_attestation(struct ver_req *rq, struct ver_resp *rs,
 			const char *sub);
 int ver_api_fleet(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_check(struct ver_req *rq, struct ver_resp *rs);
 /*
  * Requires agent id's own current certificate; loads its record into a
  * (released by the caller). Answers 401/403 and returns nonzero if not.

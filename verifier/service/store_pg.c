@@ -17,16 +17,9 @@
 
 #include "attest/err.h"
 #include "attest/log.h"
-#include "store_impl.h"
+#include "store_pg.h"
 
 #define PG_MIGRATE_LOCK 7355608 /* pg_advisory_xact_lock key */
-
-struct pg_store {
-	struct att_store base;
-	PGconn *conn;
-	char *url;
-	pthread_mutex_t lock;
-};
 
 static const char *const pg_migrations[] = {
 	"CREATE TABLE whitelists (name TEXT NOT NULL, version BIGINT NOT "
@@ -58,32 +51,6 @@ _Static_assert(PG_NMIGRATIONS == ATT_STORE_SCHEMA_VERSION,
 	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
 	"replay, last_result, cert_fpr, tpm_clock"
-
-enum pg_stmt {
-	PS_VERSION,
-	PS_WL_PUT,
-	PS_WL_GET,
-	PS_WL_LATEST,
-	PS_WL_LIST,
-	PS_WL_IN_USE,
-	PS_WL_DELETE,
-	PS_AGENT_GET,
-	PS_AGENT_INSERT,
-	PS_AGENT_UPDATE,
-	PS_AGENT_REV,
-	PS_AGENT_DELETE,
-	PS_AGENT_LIST,
-	PS_HIST_DELETE,
-	PS_NONCE_DELETE_AGENT,
-	PS_HIST_ADD,
-	PS_HIST_LIST,
-	PS_NONCE_PUT,
-	PS_NONCE_TAKE,
-	PS_NONCE_GC,
-	PS_TOKEN_PUT,
-	PS_TOKEN_TAKE,
-	PS_COUNT
-};
 
 static const char *const pg_sql[PS_COUNT] = {
 	[PS_VERSION] = "SELECT version FROM schema_version",
@@ -133,12 +100,12 @@ static const char *const pg_sql[PS_COUNT] = {
 			  "expires",
 };
 
-static struct pg_store *pg(struct att_store *s)
+struct pg_store *pg(struct att_store *s)
 {
 	return (struct pg_store *)s;
 }
 
-static int pg_exec(struct pg_store *q, const char *sql)
+int pg_exec(struct pg_store *q, const char *sql)
 {
 	PGresult *r = PQexec(q->conn, sql);
 	int rc = 0;
@@ -244,7 +211,7 @@ static int pg_connect(struct pg_store *q)
 }
 
 /* Called with the lock held: a broken connection is re-established. */
-static int pg_ready(struct pg_store *q)
+int pg_ready(struct pg_store *q)
 {
 	if (q->conn && PQstatus(q->conn) == CONNECTION_OK)
 		return 0;
@@ -254,16 +221,7 @@ static int pg_ready(struct pg_store *q)
 	return pg_prepare_all(q);
 }
 
-/* Parameters: text, or binary when len[i] >= 0 (bytea). */
-struct pg_params {
-	const char *v[17];
-	int len[17];
-	int fmt[17];
-	char num[17][24];
-	int n;
-};
-
-static void pp_text(struct pg_params *p, const char *s)
+void pp_text(struct pg_params *p, const char *s)
 {
 	p->v[p->n] = s;
 	p->len[p->n] = 0;
@@ -271,13 +229,13 @@ static void pp_text(struct pg_params *p, const char *s)
 	p->n++;
 }
 
-static void pp_int(struct pg_params *p, int64_t x)
+void pp_int(struct pg_params *p, int64_t x)
 {
 	snprintf(p->num[p->n], sizeof(p->num[0]), "%lld", (long long)x);
 	pp_text(p, p->num[p->n]);
 }
 
-static void pp_blob(struct pg_params *p, const uint8_t *b, size_t n)
+void pp_blob(struct pg_params *p, const uint8_t *b, size_t n)
 {
 	p->v[p->n] = (const char *)b;
 	p->len[p->n] = (int)n;
@@ -285,8 +243,7 @@ static void pp_blob(struct pg_params *p, const uint8_t *b, size_t n)
 	p->n++;
 }
 
-static PGresult *pg_run(struct pg_store *q, enum pg_stmt s,
-			const struct pg_params *p)
+PGresult *pg_run(struct pg_store *q, enum pg_stmt s, const struct pg_params *p)
 {
 	char name[16];
 	PGresult *r;
@@ -304,7 +261,7 @@ static PGresult *pg_run(struct pg_store *q, enum pg_stmt s,
 }
 
 /* 0 when the result is OK; ATT_E_EXISTS on a unique violation. */
-static int pg_check(struct pg_store *q, PGresult *r, const char *what)
+int pg_check(struct pg_store *q, PGresult *r, const char *what)
 {
 	ExecStatusType st = PQresultStatus(r);
 	const char *code;
@@ -318,14 +275,14 @@ static int pg_check(struct pg_store *q, PGresult *r, const char *what)
 	return ATT_E_DB;
 }
 
-static int64_t col_int(PGresult *r, int row, int col)
+int64_t col_int(PGresult *r, int row, int col)
 {
 	if (PQgetisnull(r, row, col))
 		return 0;
 	return strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-static int col_blob(PGresult *r, int row, int col, uint8_t **out, size_t *len)
+int col_blob(PGresult *r, int row, int col, uint8_t **out, size_t *len)
 {
 	unsigned char *u;
 	size_t n;
@@ -350,7 +307,7 @@ static int col_blob(PGresult *r, int row, int col, uint8_t **out, size_t *len)
 	return 0;
 }
 
-static int col_dup(PGresult *r, int row, int col, char **out)
+int col_dup(PGresult *r, int row, int col, char **out)
 {
 	*out = NULL;
 	if (PQgetisnull(r, row, col))
@@ -359,21 +316,11 @@ static int col_dup(PGresult *r, int row, int col, char **out)
 	return *out ? 0 : ATT_E_NOMEM;
 }
 
-static void col_copy(PGresult *r, int row, int col, char *dst, size_t cap)
+void col_copy(PGresult *r, int row, int col, char *dst, size_t cap)
 {
 	snprintf(dst, cap, "%s",
 		 PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col));
 }
-
-#define PG_LOCKED(q, body)                        \
-	do {                                      \
-		pthread_mutex_lock(&(q)->lock);   \
-		rc = pg_ready(q);                 \
-		if (!rc) {                        \
-			body                      \
-		}                                 \
-		pthread_mutex_unlock(&(q)->lock); \
-	} while (0)
 
 static void pgs_free(struct att_store *s)
 {
@@ -524,341 +471,6 @@ static int pgs_wl_delete(struct att_store *s, const char *name)
 		}
 		if (pg_exec(q, rc ? "ROLLBACK" : "COMMIT") && !rc)
 			rc = ATT_E_DB;
-	});
-	return rc;
-}
-
-static int read_agent(PGresult *r, int i, struct att_agent_rec *a)
-{
-	int rc;
-
-	att_agent_rec_init(a);
-	col_copy(r, i, 0, a->id, sizeof(a->id));
-	a->rev = col_int(r, i, 1);
-	col_copy(r, i, 2, a->state, sizeof(a->state));
-	rc = col_blob(r, i, 3, &a->ek_pub, &a->ek_pub_len);
-	if (!rc)
-		rc = col_blob(r, i, 4, &a->ak_pub, &a->ak_pub_len);
-	if (!rc)
-		rc = col_blob(r, i, 5, &a->secret, &a->secret_len);
-	col_copy(r, i, 6, a->wl_name, sizeof(a->wl_name));
-	a->wl_version = col_int(r, i, 7);
-	a->reset_count = col_int(r, i, 8);
-	a->restart_count = col_int(r, i, 9);
-	a->boot_count = col_int(r, i, 10);
-	a->enrolled_at = col_int(r, i, 11);
-	a->last_attest = col_int(r, i, 12);
-	if (!rc)
-		rc = col_blob(r, i, 13, &a->replay, &a->replay_len);
-	if (!rc)
-		rc = col_dup(r, i, 14, &a->last_result);
-	col_copy(r, i, 15, a->cert_fpr, sizeof(a->cert_fpr));
-	a->tpm_clock = col_int(r, i, 16);
-	if (rc)
-		att_agent_rec_release(a);
-	return rc;
-}
-
-static void agent_params(struct pg_params *p, const struct att_agent_rec *a)
-{
-	pp_text(p, a->id);
-	pp_int(p, a->rev);
-	pp_text(p, a->state);
-	if (a->ek_pub)
-		pp_blob(p, a->ek_pub, a->ek_pub_len);
-	else
-		pp_text(p, NULL);
-	if (a->ak_pub)
-		pp_blob(p, a->ak_pub, a->ak_pub_len);
-	else
-		pp_text(p, NULL);
-	if (a->secret)
-		pp_blob(p, a->secret, a->secret_len);
-	else
-		pp_text(p, NULL);
-	pp_text(p, a->wl_name);
-	pp_int(p, a->wl_version);
-	pp_int(p, a->reset_count);
-	pp_int(p, a->restart_count);
-	pp_int(p, a->boot_count);
-	pp_int(p, a->enrolled_at);
-	pp_int(p, a->last_attest);
-	if (a->replay)
-		pp_blob(p, a->replay, a->replay_len);
-	else
-		pp_text(p, NULL);
-	pp_text(p, a->last_result);
-	pp_text(p, a->cert_fpr);
-	pp_int(p, a->tpm_clock);
-}
-
-static int pgs_agent_get(struct att_store *s, const char *id,
-			 struct att_agent_rec *out)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_text(&p, id);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_AGENT_GET, &p);
-		rc = pg_check(q, r, "agent get");
-		if (!rc && PQntuples(r) == 0)
-			rc = ATT_E_NOT_FOUND;
-		if (!rc)
-			rc = read_agent(r, 0, out);
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_agent_insert(struct att_store *s, struct att_agent_rec *a)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	agent_params(&p, a);
-	p.v[1] = "1"; /* rev */
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_AGENT_INSERT, &p);
-		rc = pg_check(q, r, "agent insert");
-		if (!rc && !strcmp(PQcmdTuples(r), "0"))
-			rc = ATT_E_EXISTS;
-		if (!rc)
-			a->rev = 1;
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_agent_update(struct att_store *s, struct att_agent_rec *a)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0}, p2 = {0};
-	PGresult *r;
-	int rc;
-
-	agent_params(&p, a);
-	pp_text(&p2, a->id);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_AGENT_UPDATE, &p);
-		rc = pg_check(q, r, "agent update");
-		if (!rc && !strcmp(PQcmdTuples(r), "1")) {
-			a->rev++;
-			PQclear(r);
-		} else if (!rc) {
-			PQclear(r);
-			r = pg_run(q, PS_AGENT_REV, &p2);
-			rc = pg_check(q, r, "agent update");
-			if (!rc)
-				rc = PQntuples(r) ? ATT_E_STATE
-						  : ATT_E_NOT_FOUND;
-			PQclear(r);
-		} else {
-			PQclear(r);
-		}
-	});
-	return rc;
-}
-
-static int pgs_agent_delete(struct att_store *s, const char *id)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_text(&p, id);
-	PG_LOCKED(q, {
-		rc = pg_exec(q, "BEGIN");
-		if (!rc) {
-			r = pg_run(q, PS_AGENT_DELETE, &p);
-			rc = pg_check(q, r, "agent delete");
-			if (!rc && !strcmp(PQcmdTuples(r), "0"))
-				rc = ATT_E_NOT_FOUND;
-			PQclear(r);
-		}
-		if (!rc) {
-			r = pg_run(q, PS_HIST_DELETE, &p);
-			rc = pg_check(q, r, "agent delete");
-			PQclear(r);
-		}
-		if (!rc) {
-			r = pg_run(q, PS_NONCE_DELETE_AGENT, &p);
-			rc = pg_check(q, r, "agent delete");
-			PQclear(r);
-		}
-		if (pg_exec(q, rc ? "ROLLBACK" : "COMMIT") && !rc)
-			rc = ATT_E_DB;
-	});
-	return rc;
-}
-
-static int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
-{
-	struct pg_store *q = pg(s);
-	struct att_agent_rec a;
-	PGresult *r;
-	int rc, i;
-
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_AGENT_LIST, NULL);
-		rc = pg_check(q, r, "agent list");
-		for (i = 0; !rc && i < PQntuples(r); i++) {
-			rc = read_agent(r, i, &a);
-			if (!rc) {
-				rc = fn(&a, arg);
-				att_agent_rec_release(&a);
-			}
-		}
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_history_add(struct att_store *s, const char *id, int64_t at,
-			   const char *state, const char *result_json)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_text(&p, id);
-	pp_int(&p, at);
-	pp_text(&p, state);
-	pp_text(&p, result_json);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_HIST_ADD, &p);
-		rc = pg_check(q, r, "history add");
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_history_list(struct att_store *s, const char *id, int limit,
-			    att_store_hist_fn fn, void *arg)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc, i;
-
-	pp_text(&p, id);
-	pp_int(&p, limit);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_HIST_LIST, &p);
-		rc = pg_check(q, r, "history list");
-		for (i = 0; !rc && i < PQntuples(r); i++)
-			rc = fn(col_int(r, i, 0), PQgetvalue(r, i, 1),
-				PQgetisnull(r, i, 2) ? NULL
-						     : PQgetvalue(r, i, 2),
-				arg);
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_nonce_put(struct att_store *s, const char *nonce_hex,
-			 const char *agent_id, int64_t expires,
-			 const char *request_json)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_text(&p, nonce_hex);
-	pp_text(&p, agent_id);
-	pp_int(&p, expires);
-	pp_text(&p, request_json);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_NONCE_PUT, &p);
-		rc = pg_check(q, r, "nonce put");
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_nonce_take(struct att_store *s, const char *nonce_hex,
-			  const char *agent_id, int64_t now, char **req)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_text(&p, nonce_hex);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_NONCE_TAKE, &p);
-		rc = pg_check(q, r, "nonce take");
-		if (!rc && PQntuples(r) == 0)
-			rc = ATT_E_NOT_FOUND;
-		else if (!rc && strcmp(PQgetvalue(r, 0, 0), agent_id))
-			rc = ATT_E_AUTH;
-		else if (!rc && col_int(r, 0, 1) < now)
-			rc = ATT_E_TIMEOUT;
-		else if (!rc && req)
-			rc = col_dup(r, 0, 2, req);
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_nonce_gc(struct att_store *s, int64_t now)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_int(&p, now);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_NONCE_GC, &p);
-		rc = pg_check(q, r, "nonce gc");
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_token_put(struct att_store *s, const char *hash_hex,
-			 int64_t expires)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_text(&p, hash_hex);
-	pp_int(&p, expires);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_TOKEN_PUT, &p);
-		rc = pg_check(q, r, "token put");
-		PQclear(r);
-	});
-	return rc;
-}
-
-static int pgs_token_take(struct att_store *s, const char *hash_hex,
-			  int64_t now)
-{
-	struct pg_store *q = pg(s);
-	struct pg_params p = {0};
-	PGresult *r;
-	int rc;
-
-	pp_text(&p, hash_hex);
-	PG_LOCKED(q, {
-		r = pg_run(q, PS_TOKEN_TAKE, &p);
-		rc = pg_check(q, r, "token take");
-		if (!rc && PQntuples(r) == 0)
-			rc = ATT_E_NOT_FOUND;
-		else if (!rc && col_int(r, 0, 0) < now)
-			rc = ATT_E_TIMEOUT;
-		PQclear(r);
 	});
 	return rc;
 }

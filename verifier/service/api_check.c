@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * api_check.c - POST /v1/check (admin): one-shot check of a measurement
+ * list against a stored whitelist, without enrollment or a quote:
+ *   {"whitelist": {"name": N, "version": V}, "log": base64 binary list,
+ *    "pcrs": {"sha256": {"10": hex}}}   (pcrs optional: replay compared)
+ * -> {"verdict": "pass" | "fail", "entries", "verified", "unverified",
+ *     "replay_compared", "replay_matched", "failures_total", "failures"}
+ * Nothing is stored. Without a quote a pass is not an attestation: it
+ * says the list (and its replay) agrees with the whitelist.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "attest/check.h"
+#include "attest/codec.h"
+#include "attest/err.h"
+#include "attest/ima.h"
+#include "attest/pcrs.h"
+#include "attest/replay.h"
+#include "attest/whitelist.h"
+#include "service.h"
+#include "wlcache.h"
+
+static const enum att_hash check_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
+
+static struct json_object *failures_json(const struct att_check_result *cr)
+{
+	struct json_object *arr = json_object_new_array();
+	struct att_buf b;
+	size_t i;
+
+	for (i = 0; i < cr->nfailures; i++) {
+		const struct att_check_failure *f = &cr->failures[i];
+		struct json_object *o = json_object_new_object();
+
+		att_buf_init(&b, 0);
+		att_escape_bytes((const uint8_t *)f->path, f->path_len, &b);
+		att_buf_cstr(&b);
+		json_object_object_add(
+			o, "index", json_object_new_int64((int64_t)f->index));
+		json_object_object_add(
+			o, "path",
+			json_object_new_string(b.data ? (char *)b.data : ""));
+		json_object_object_add(
+			o, "reason",
+			json_object_new_string(att_verdict_name(f->verdict)));
+		json_object_object_add(o, "detail",
+				       json_object_new_string(f->detail));
+		json_object_array_add(arr, o);
+		att_buf_release(&b);
+	}
+	return arr;
+}
+
+int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
+{
+	static const char *const fields[] = {"whitelist", "log", "pcrs", NULL};
+	static const char *const wfields[] = {"name", "version", NULL};
+	struct json_object *req = NULL, *w, *pcrs, *o;
+	struct att_check_opts opts = {.pcr_mask = 1u << 10};
+	struct att_check_result cr;
+	struct att_ima_reader *rd = NULL;
+	struct att_replay *rp = NULL;
+	struct ver_wlref *ref = NULL;
+	struct att_pcrs pv;
+	const char *name, *txt;
+	uint8_t *log = NULL;
+	size_t loglen = 0, n;
+	int64_t version = 0, got;
+	char err[256];
+	int rc;
+
+	att_check_result_init(&cr);
+	if (ver_require_admin(rq, rs))
+		return 0;
+	if (strcmp(rq->method, "POST"))
+		return ver_error(rs, 405, "method_not_allowed", "use POST");
+	if (ver_parse_body(rq, rs, &req))
+		return 0;
+	if (ver_fields_only(rs, req, fields))
+		goto out;
+	if (!json_object_object_get_ex(req, "whitelist", &w) ||
+	    !json_object_is_type(w, json_type_object)) {
+		ver_error(rs, 400, "missing_field",
+			  "field 'whitelist' ({name, version}) is required");
+		goto out;
+	}
+	if (ver_fields_only(rs, w, wfields) ||
+	    ver_field_str(rs, w, "name", 1, &name) ||
+	    ver_field_int(rs, w, "version", 0, 0, INT64_MAX, &version) ||
+	    ver_field_b64(rs, req, "log", 1, rq->ctx->cfg->max_body, &log,
+			  &loglen))
+		goto out;
+	if (json_object_object_get_ex(req, "pcrs", &pcrs)) {
+		att_pcrs_clear(&pv);
+		txt = json_object_to_json_string_length(
+			pcrs, JSON_C_TO_STRING_PLAIN, &n);
+		if (!json_object_is_type(pcrs, json_type_object) || !txt ||
+		    att_pcrs_parse_json(&pv, txt, n, err, sizeof(err))) {
+			ver_error(rs, 400, "bad_pcrs",
+				  "field 'pcrs' must be {bank: {pcr: hex}}");
+			goto out;
+		}
+		opts.quoted = &pv;
+	}
+	rc = ver_wlcache_get(rq->ctx->wlc, rq->ctx->store, name, version, &ref,
+			     &got);
+	if (rc == ATT_E_NOT_FOUND || rc == ATT_E_INVAL) {
+		ver_error(rs, 422, "unknown_whitelist", "no such whitelist");
+		goto out;
+	}
+	if (rc) {
+		ver_store_error(rs, rc, "whitelist");
+		goto out;
+	}
+	rc = att_replay_new(check_banks, 2, &rp);
+	if (!rc)
+		rc = att_ima_reader_new_mem(log, loglen, ATT_IMA_FMT_BINARY,
+					    ATT_HASH_SHA1, NULL, &rd);
+	if (!rc)
+		rc = att_check_list(rd, ver_wlref_wl(ref), rp, &opts, &cr);
+	if (rc && cr.status != ATT_CHECK_ERROR) {
+		ver_error(rs, 500, "internal", "check failed: %s",
+			  att_strerror(rc));
+		goto out;
+	}
+	if (cr.status == ATT_CHECK_ERROR) {
+		ver_error(rs, 422, "bad_log", "%s", cr.errmsg);
+		goto out;
+	}
+	o = json_object_new_object();
+	json_object_object_add(
+		o, "verdict",
+		json_object_new_string(
+			cr.status == ATT_CHECK_TRUSTED ? "pass" : "fail"));
+	json_object_object_add(o, "whitelist_version",
+			       json_object_new_int64(got));
+	json_object_object_add(o, "entries",
+			       json_object_new_int64((int64_t)cr.entries));
+	json_object_object_add(o, "verified",
+			       json_object_new_int64((int64_t)cr.verified));
+	json_object_object_add(
+		o, "unverified",
+		json_object_new_int64((int64_t)(cr.entries - cr.verified)));
+	json_object_object_add(o, "replay_compared",
+			       json_object_new_boolean(cr.replay_compared));
+	json_object_object_add(o, "replay_matched",
+			       json_object_new_boolean(cr.replay_matched));
+	json_object_object_add(
+		o, "failures_total",
+		json_object_new_int64((int64_t)cr.failures_total));
+	json_object_object_add(o, "failures", failures_json(&cr));
+	ver_json_reply(rs, 200, o);
+	json_object_put(o);
+out:
+	att_check_result_release(&cr);
+	att_ima_reader_free(rd);
+	att_replay_free(rp);
+	ver_wlref_put(rq->ctx->wlc, ref);
+	free(log);
+	json_object_put(req);
+	return 0;
+}

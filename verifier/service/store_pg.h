@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * store_pg.h - what the PostgreSQL backend's two files share.
+ */
+#ifndef ATTEST_VERIFIER_STORE_PG_H
+#define ATTEST_VERIFIER_STORE_PG_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <libpq-fe.h>
+
+#include "store_impl.h"
+
+struct pg_store {
+	struct att_store base;
+	PGconn *conn;
+	char *url;
+	pthread_mutex_t lock;
+};
+
+enum pg_stmt {
+	PS_VERSION,
+	PS_WL_PUT,
+	PS_WL_GET,
+	PS_WL_LATEST,
+	PS_WL_LIST,
+	PS_WL_IN_USE,
+	PS_WL_DELETE,
+	PS_AGENT_GET,
+	PS_AGENT_INSERT,
+	PS_AGENT_UPDATE,
+	PS_AGENT_REV,
+	PS_AGENT_DELETE,
+	PS_AGENT_LIST,
+	PS_HIST_DELETE,
+	PS_NONCE_DELETE_AGENT,
+	PS_HIST_ADD,
+	PS_HIST_LIST,
+	PS_NONCE_PUT,
+	PS_NONCE_TAKE,
+	PS_NONCE_GC,
+	PS_TOKEN_PUT,
+	PS_TOKEN_TAKE,
+	PS_COUNT
+};
+
+/* Parameters: text, or binary when len[i] >= 0 (bytea). */
+struct pg_params {
+	const char *v[17];
+	int len[17];
+	int fmt[17];
+	char num[17][24];
+	int n;
+};
+
+#define PG_LOCKED(q, body)                        \
+	do {                                      \
+		pthread_mutex_lock(&(q)->lock);   \
+		rc = pg_ready(q);                 \
+		if (!rc) {                        \
+			body                      \
+		}                                 \
+		pthread_mutex_unlock(&(q)->lock); \
+	} while (0)
+
+struct pg_store *pg(struct att_store *s);
+int pg_exec(struct pg_store *q, const char *sql);
+int pg_ready(struct pg_store *q);
+void pp_text(struct pg_params *p, const char *s);
+void pp_int(struct pg_params *p, int64_t x);
+void pp_blob(struct pg_params *p, const uint8_t *b, size_t n);
+PGresult *pg_run(struct pg_store *q, enum pg_stmt s, const struct pg_params *p);
+int pg_check(struct pg_store *q, PGresult *r, const char *what);
+int64_t col_int(PGresult *r, int row, int col);
+int col_blob(PGresult *r, int row, int col, uint8_t **out, size_t *len);
+int col_dup(PGresult *r, int row, int col, char **out);
+void col_copy(PGresult *r, int row, int col, char *dst, size_t cap);
+
+/* store_pg_agents.c: agents, history, nonces, tokens. */
+int pgs_agent_get(struct att_store *s, const char *id,
+		  struct att_agent_rec *out);
+int pgs_agent_insert(struct att_store *s, struct att_agent_rec *a);
+int pgs_agent_update(struct att_store *s, struct att_agent_rec *a);
+int pgs_agent_delete(struct att_store *s, const char *id);
+int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
+int pgs_history_add(struct att_store *s, const char *id, int64_t at,
+		    const char *state, const char *result_json);
+int pgs_history_list(struct att_store *s, const char *id, int limit,
+		     att_store_hist_fn fn, void *arg);
+int pgs_nonce_put(struct att_store *s, const char *nonce_hex,
+		  const char *agent_id, int64_t expires,
+		  const char *request_json);
+int pgs_nonce_take(struct att_store *s, const char *nonce_hex,
+		   const char *agent_id, int64_t now, char **req);
+int pgs_nonce_gc(struct att_store *s, int64_t now);
+int pgs_token_put(struct att_store *s, const char *hash_hex, int64_t expires);
+int pgs_token_take(struct att_store *s, const char *hash_hex, int64_t now);
+
+#endif

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * store_sqlite.h - what the SQLite backend's two files share.
+ */
+#ifndef ATTEST_VERIFIER_STORE_SQLITE_H
+#define ATTEST_VERIFIER_STORE_SQLITE_H
+
+#include <pthread.h>
+
+#include <sqlite3.h>
+
+#include "store_impl.h"
+
+struct sq_store {
+	struct att_store base;
+	sqlite3 *db;
+	pthread_mutex_t lock;
+};
+
+struct sq_store *sq(struct att_store *s);
+int sq_fail(struct sq_store *q, const char *what);
+int sq_prepare(struct sq_store *q, const char *sql, sqlite3_stmt **st);
+int sq_exec(struct sq_store *q, const char *sql);
+int sq_step_done(struct sq_store *q, sqlite3_stmt *st);
+int sq_text(sqlite3_stmt *st, int i, const char *s);
+int sq_blob(sqlite3_stmt *st, int i, const void *p, size_t n);
+int sq_dup_blob(sqlite3_stmt *st, int i, uint8_t **out, size_t *len);
+int sq_dup_text(sqlite3_stmt *st, int i, char **out);
+void sq_copy_text(sqlite3_stmt *st, int i, char *dst, size_t cap);
+
+/* store_sqlite_agents.c: agents, history, nonces, tokens. */
+int sq_agent_get(struct att_store *s, const char *id,
+		 struct att_agent_rec *out);
+int sq_agent_insert(struct att_store *s, struct att_agent_rec *a);
+int sq_agent_update(struct att_store *s, struct att_agent_rec *a);
+int sq_agent_delete(struct att_store *s, const char *id);
+int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
+int sq_history_add(struct att_store *s, const char *id, int64_t at,
+		   const char *state, const char *result_json);
+int sq_history_list(struct att_store *s, const char *id, int limit,
+		    att_store_hist_fn fn, void *arg);
+int sq_nonce_put(struct att_store *s, const char *nonce_hex,
+		 const char *agent_id, int64_t expires,
+		 const char *request_json);
+int sq_nonce_take(struct att_store *s, const char *nonce_hex,
+		  const char *agent_id, int64_t now, char **req);
+int sq_nonce_gc(struct att_store *s, int64_t now);
+int sq_token_put(struct att_store *s, const char *hash_hex, int64_t expires);
+int sq_token_take(struct att_store *s, const char *hash_hex, int64_t now);
+
+#endif

@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * store_sqlite_agents.c - the SQLite backend's agents (optimistic
+ * concurrency on a revision), history, single-use nonces and tokens.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "attest/err.h"
+#include "attest/log.h"
+#include "store_sqlite.h"
+
+#define SQ_AGENT_COLS                                                        \
+	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
+	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
+	"replay, last_result, cert_fpr, tpm_clock"
+
+static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
+{
+	int rc;
+
+	att_agent_rec_init(a);
+	sq_copy_text(st, 0, a->id, sizeof(a->id));
+	a->rev = sqlite3_column_int64(st, 1);
+	sq_copy_text(st, 2, a->state, sizeof(a->state));
+	rc = sq_dup_blob(st, 3, &a->ek_pub, &a->ek_pub_len);
+	if (!rc)
+		rc = sq_dup_blob(st, 4, &a->ak_pub, &a->ak_pub_len);
+	if (!rc)
+		rc = sq_dup_blob(st, 5, &a->secret, &a->secret_len);
+	sq_copy_text(st, 6, a->wl_name, sizeof(a->wl_name));
+	a->wl_version = sqlite3_column_int64(st, 7);
+	a->reset_count = sqlite3_column_int64(st, 8);
+	a->restart_count = sqlite3_column_int64(st, 9);
+	a->boot_count = sqlite3_column_int64(st, 10);
+	a->enrolled_at = sqlite3_column_int64(st, 11);
+	a->last_attest = sqlite3_column_int64(st, 12);
+	if (!rc)
+		rc = sq_dup_blob(st, 13, &a->replay, &a->replay_len);
+	if (!rc)
+		rc = sq_dup_text(st, 14, &a->last_result);
+	sq_copy_text(st, 15, a->cert_fpr, sizeof(a->cert_fpr));
+	a->tpm_clock = sqlite3_column_int64(st, 16);
+	if (rc)
+		att_agent_rec_release(a);
+	return rc;
+}
+
+/* Binds ?1, ?3.. ?17 in SQ_AGENT_COLS order after id (rev bound by callers). */
+static void sq_bind_agent(sqlite3_stmt *st, const struct att_agent_rec *a)
+{
+	sq_text(st, 1, a->id);
+	sq_text(st, 3, a->state);
+	sq_blob(st, 4, a->ek_pub, a->ek_pub_len);
+	sq_blob(st, 5, a->ak_pub, a->ak_pub_len);
+	sq_blob(st, 6, a->secret, a->secret_len);
+	sq_text(st, 7, a->wl_name);
+	sqlite3_bind_int64(st, 8, a->wl_version);
+	sqlite3_bind_int64(st, 9, a->reset_count);
+	sqlite3_bind_int64(st, 10, a->restart_count);
+	sqlite3_bind_int64(st, 11, a->boot_count);
+	sqlite3_bind_int64(st, 12, a->enrolled_at);
+	sqlite3_bind_int64(st, 13, a->last_attest);
+	sq_blob(st, 14, a->replay, a->replay_len);
+	sq_text(st, 15, a->last_result);
+	sq_text(st, 16, a->cert_fpr);
+	sqlite3_bind_int64(st, 17, a->tpm_clock);
+}
+
+int sq_agent_get(struct att_store *s, const char *id, struct att_agent_rec *out)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, "SELECT " SQ_AGENT_COLS " FROM agents WHERE id = ?1",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		rc = sq_read_agent(st, out);
+	else if (rc == SQLITE_DONE)
+		rc = ATT_E_NOT_FOUND;
+	else
+		rc = sq_fail(q, "agent get");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"INSERT INTO agents (" SQ_AGENT_COLS ") VALUES (?1, "
+			"?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+			"?14, ?15, ?16, ?17)",
+			&st);
+	if (rc)
+		goto out;
+	sq_bind_agent(st, a);
+	sqlite3_bind_int64(st, 2, 1);
+	rc = sq_step_done(q, st);
+	if (!rc)
+		a->rev = 1;
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"UPDATE agents SET rev = ?2 + 1, state = ?3, ek_pub = "
+			"?4, ak_pub = ?5, secret = ?6, wl_name = ?7, "
+			"wl_version = ?8, reset_count = ?9, restart_count = "
+			"?10, boot_count = ?11, enrolled_at = ?12, "
+			"last_attest = ?13, replay = ?14, last_result = ?15, "
+			"cert_fpr = ?16, tpm_clock = ?17 "
+			"WHERE id = ?1 AND rev = ?2",
+			&st);
+	if (rc)
+		goto out;
+	sq_bind_agent(st, a);
+	sqlite3_bind_int64(st, 2, a->rev);
+	rc = sq_step_done(q, st);
+	sqlite3_finalize(st);
+	if (rc)
+		goto out;
+	if (sqlite3_changes(q->db) == 1) {
+		a->rev++;
+		goto out;
+	}
+	/* Nothing written: deleted, or another writer moved rev on. */
+	rc = sq_prepare(q, "SELECT rev FROM agents WHERE id = ?1", &st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, a->id);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_ROW	 ? ATT_E_STATE
+	     : rc == SQLITE_DONE ? ATT_E_NOT_FOUND
+				 : sq_fail(q, "agent update");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_agent_delete(struct att_store *s, const char *id)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_exec(q, "BEGIN IMMEDIATE");
+	if (rc)
+		goto out;
+	rc = sq_prepare(q, "DELETE FROM agents WHERE id = ?1", &st);
+	if (rc)
+		goto fail;
+	sq_text(st, 1, id);
+	rc = sq_step_done(q, st);
+	sqlite3_finalize(st);
+	if (!rc && sqlite3_changes(q->db) == 0)
+		rc = ATT_E_NOT_FOUND;
+	if (rc)
+		goto fail;
+	rc = sq_prepare(q, "DELETE FROM history WHERE agent = ?1", &st);
+	if (rc)
+		goto fail;
+	sq_text(st, 1, id);
+	rc = sq_step_done(q, st);
+	sqlite3_finalize(st);
+	if (!rc) {
+		rc = sq_prepare(q, "DELETE FROM nonces WHERE agent = ?1", &st);
+		if (!rc) {
+			sq_text(st, 1, id);
+			rc = sq_step_done(q, st);
+			sqlite3_finalize(st);
+		}
+	}
+	if (rc)
+		goto fail;
+	rc = sq_exec(q, "COMMIT");
+	goto out;
+fail:
+	sq_exec(q, "ROLLBACK");
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
+{
+	struct sq_store *q = sq(s);
+	struct att_agent_rec a;
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, "SELECT " SQ_AGENT_COLS " FROM agents ORDER BY id",
+			&st);
+	if (rc)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = sq_read_agent(st, &a);
+		if (rc)
+			break;
+		rc = fn(&a, arg);
+		att_agent_rec_release(&a);
+		if (rc)
+			break;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = sq_fail(q, "agent list");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_history_add(struct att_store *s, const char *id, int64_t at,
+		   const char *state, const char *result_json)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"INSERT INTO history (agent, at, state, result) "
+			"VALUES (?1, ?2, ?3, ?4)",
+			&st);
+	if (!rc) {
+		sq_text(st, 1, id);
+		sqlite3_bind_int64(st, 2, at);
+		sq_text(st, 3, state);
+		sq_text(st, 4, result_json);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_history_list(struct att_store *s, const char *id, int limit,
+		    att_store_hist_fn fn, void *arg)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"SELECT at, state, result FROM history WHERE agent = "
+			"?1 ORDER BY seq DESC LIMIT ?2",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, id);
+	sqlite3_bind_int(st, 2, limit);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		rc = fn(sqlite3_column_int64(st, 0),
+			(const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2), arg);
+		if (rc)
+			break;
+	}
+	if (rc == SQLITE_DONE)
+		rc = 0;
+	else if (rc > 0)
+		rc = sq_fail(q, "history list");
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_nonce_put(struct att_store *s, const char *nonce_hex,
+		 const char *agent_id, int64_t expires,
+		 const char *request_json)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"INSERT INTO nonces (nonce, agent, expires, request) "
+			"VALUES (?1, ?2, ?3, ?4)",
+			&st);
+	if (!rc) {
+		sq_text(st, 1, nonce_hex);
+		sq_text(st, 2, agent_id);
+		sqlite3_bind_int64(st, 3, expires);
+		sq_text(st, 4, request_json);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_nonce_take(struct att_store *s, const char *nonce_hex,
+		  const char *agent_id, int64_t now, char **req)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	/* One statement: deleting is what makes the nonce single use. */
+	rc = sq_prepare(q,
+			"DELETE FROM nonces WHERE nonce = ?1 RETURNING agent, "
+			"expires, request",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, nonce_hex);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *agent = (const char *)sqlite3_column_text(st, 0);
+
+		if (!agent || strcmp(agent, agent_id))
+			rc = ATT_E_AUTH;
+		else if (sqlite3_column_int64(st, 1) < now)
+			rc = ATT_E_TIMEOUT;
+		else
+			rc = req ? sq_dup_text(st, 2, req) : 0;
+		if (sqlite3_step(st) != SQLITE_DONE && !rc)
+			rc = sq_fail(q, "nonce take");
+	} else if (rc == SQLITE_DONE) {
+		rc = ATT_E_NOT_FOUND;
+	} else {
+		rc = sq_fail(q, "nonce take");
+	}
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static int sq_delete_before(struct att_store *s, const char *sql, int64_t now)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, sql, &st);
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, now);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_nonce_gc(struct att_store *s, int64_t now)
+{
+	return sq_delete_before(s, "DELETE FROM nonces WHERE expires < ?1",
+				now);
+}
+
+int sq_token_put(struct att_store *s, const char *hash_hex, int64_t expires)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q, "INSERT INTO tokens (hash, expires) VALUES (?1, ?2)",
+			&st);
+	if (!rc) {
+		sq_text(st, 1, hash_hex);
+		sqlite3_bind_int64(st, 2, expires);
+		rc = sq_step_done(q, st);
+		sqlite3_finalize(st);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_token_take(struct att_store *s, const char *hash_hex, int64_t now)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"DELETE FROM tokens WHERE hash = ?1 RETURNING "
+			"expires",
+			&st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, hash_hex);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		rc = sqlite3_column_int64(st, 0) < now ? ATT_E_TIMEOUT : 0;
+		if (sqlite3_step(st) != SQLITE_DONE && !rc)
+			rc = sq_fail(q, "token take");
+	} else if (rc == SQLITE_DONE) {
+		rc = ATT_E_NOT_FOUND;
+	} else {
+		rc = sq_fail(q, "token take");
+	}
+	sqlite3_finalize(st);
+out:
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
