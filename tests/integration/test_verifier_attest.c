@@ -27,6 +27,8 @@
 
 #include <cmocka.h>
 #include <json-c/json.h>
+#include <microhttpd.h>
+#include <pthread.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -58,7 +60,129 @@ struct fx {
 
 static struct fx F;
 
-static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
+/* Verifier flags: EK CAs and the webhook receiver below. */
+static char hook_url[64], hook_ca[128];
+static const char *extra[] = {
+	"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, "--webhook-url",
+	hook_url,      "--webhook-ca",	      hook_ca,
+	NULL};
+
+/* ---- a webhook receiver: HTTPS, the first POST answered 503 ---- */
+
+static struct {
+	struct MHD_Daemon *d;
+	struct att_buf cert, key;
+	pthread_mutex_t lock;
+	int posts;	   /* requests seen, refused ones included */
+	char events[4096]; /* accepted bodies, one a line */
+} H = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static enum MHD_Result hook_req(void *cls, struct MHD_Connection *c,
+				const char *url, const char *method,
+				const char *version, const char *up,
+				size_t *upsz, void **ctx)
+{
+	static int marker;
+	struct att_buf *b = *ctx;
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+	int n;
+
+	(void)cls;
+	(void)url;
+	(void)method;
+	(void)version;
+	if (!b) {
+		b = calloc(1, sizeof(*b));
+		att_buf_init(b, 1 << 20);
+		*ctx = b;
+		return MHD_YES;
+	}
+	if (*upsz) {
+		att_buf_append(b, up, *upsz);
+		*upsz = 0;
+		return MHD_YES;
+	}
+	pthread_mutex_lock(&H.lock);
+	n = ++H.posts;
+	if (n > 1 && !att_buf_cstr(b) &&
+	    strlen(H.events) + b->len + 2 < sizeof(H.events)) {
+		strncat(H.events, (char *)b->data,
+			sizeof(H.events) - strlen(H.events) - 1);
+		strncat(H.events, "\n",
+			sizeof(H.events) - strlen(H.events) - 1);
+	}
+	pthread_mutex_unlock(&H.lock);
+	r = MHD_create_response_from_buffer(0, &marker, MHD_RESPMEM_PERSISTENT);
+	ret = MHD_queue_response(c, n > 1 ? 200 : 503, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+static void hook_done(void *cls, struct MHD_Connection *c, void **ctx,
+		      enum MHD_RequestTerminationCode toe)
+{
+	(void)cls;
+	(void)c;
+	(void)toe;
+	if (*ctx) {
+		att_buf_release(*ctx);
+		free(*ctx);
+		*ctx = NULL;
+	}
+}
+
+static int hook_start(void)
+{
+	char p[160];
+	const union MHD_DaemonInfo *di;
+
+	memset(H.events, 0, sizeof(H.events));
+	H.posts = 0;
+	snprintf(p, sizeof(p), "%s/server.pem", F.dir);
+	if (att_buf_read_file(&H.cert, p, 65536) || att_buf_cstr(&H.cert))
+		return -1;
+	snprintf(p, sizeof(p), "%s/server.key", F.dir);
+	if (att_buf_read_file(&H.key, p, 65536) || att_buf_cstr(&H.key))
+		return -1;
+	H.d = MHD_start_daemon(
+		MHD_USE_TLS | MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
+		hook_req, NULL, MHD_OPTION_HTTPS_MEM_CERT, (char *)H.cert.data,
+		MHD_OPTION_HTTPS_MEM_KEY, (char *)H.key.data,
+		MHD_OPTION_NOTIFY_COMPLETED, hook_done, NULL, MHD_OPTION_END);
+	if (!H.d)
+		return -1;
+	di = MHD_get_daemon_info(H.d, MHD_DAEMON_INFO_BIND_PORT);
+	snprintf(hook_url, sizeof(hook_url), "https://127.0.0.1:%u/hook",
+		 (unsigned int)di->port);
+	snprintf(hook_ca, sizeof(hook_ca), "%s/server-ca.pem", F.dir);
+	return 0;
+}
+
+static void hook_stop(void)
+{
+	if (H.d)
+		MHD_stop_daemon(H.d);
+	H.d = NULL;
+	att_buf_release(&H.cert);
+	att_buf_release(&H.key);
+}
+
+/* Waits (bounded) until an accepted event contains `what`. */
+static int hook_wait(const char *what)
+{
+	struct timespec ts = {0, 50 * 1000 * 1000};
+	int i, found = 0;
+
+	for (i = 0; i < 1200 && !found; i++) {
+		pthread_mutex_lock(&H.lock);
+		found = strstr(H.events, what) != NULL;
+		pthread_mutex_unlock(&H.lock);
+		if (!found)
+			nanosleep(&ts, NULL);
+	}
+	return found;
+}
 
 /* ---- HTTP helpers ---- */
 
@@ -468,6 +592,12 @@ static int setup(int use_pg)
 		fprintf(stderr, "FATAL: cannot make the test PKI\n");
 		return -1;
 	}
+	att_buf_init(&H.cert, 0);
+	att_buf_init(&H.key, 0);
+	if (hook_start()) {
+		fprintf(stderr, "FATAL: cannot start the webhook receiver\n");
+		return -1;
+	}
 	if (att_swtpm_start(&F.sw)) {
 		fprintf(stderr, "FATAL: cannot start swtpm\n");
 		return -1;
@@ -509,6 +639,7 @@ static int teardown(void **state)
 	agent_tpm_free(F.tpm);
 	att_swtpm_free(F.sw);
 	att_pg_free(F.pg);
+	hook_stop();
 	att_buf_release(&F.log);
 	if (!getenv("ATT_KEEP")) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
@@ -530,6 +661,12 @@ static void test_trusted(void **state)
 	assert_int_equal(jint(log0(res), "verified"), 2);
 	assert_int_equal(jint(log0(res), "unverified"), 0);
 	json_object_put(res);
+	/* The webhook: refused once (503), delivered on a retry. */
+	assert_true(hook_wait("\"agent_id\":\"host-1\",\"from\":"
+			      "\"registered\",\"to\":\"trusted\""));
+	pthread_mutex_lock(&H.lock);
+	assert_true(H.posts >= 2);
+	pthread_mutex_unlock(&H.lock);
 	/* Nothing new: still trusted, nothing to replay. */
 	res = round_ok("trusted");
 	assert_int_equal(jint(log0(res), "start"), 2);
@@ -612,6 +749,8 @@ static void test_unknown_file_and_wrong_hash(void **state)
 	assert_string_equal(jstr(f, "path"), "/usr/bin/a");
 	assert_string_equal(jstr(f, "reason"), "hash-mismatch");
 	json_object_put(res);
+	assert_true(hook_wait("\"from\":\"trusted\",\"to\":\"untrusted\""));
+	assert_true(hook_wait("unknown-path: /usr/bin/evil"));
 	/* Judged again next round: still untrusted. */
 	res = round_ok("untrusted");
 	json_object_put(res);

@@ -32,6 +32,7 @@
 #include "attest.h"
 #include "metrics.h"
 #include "service.h"
+#include "webhook.h"
 #include "wlcache.h"
 
 #define VER_NONCE_BYTES	  32
@@ -262,6 +263,32 @@ static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 	return 0;
 }
 
+/* {"event": "state_changed", "agent_id", "from", "to", "at", "reasons"} */
+static void post_change(struct ver_ctx *c, const char *id, const char *from,
+			const char *to, int64_t at, struct json_object *res)
+{
+	struct json_object *o, *r;
+
+	if (!c->webhook)
+		return;
+	o = json_object_new_object();
+	if (!o)
+		return;
+	json_object_object_add(o, "event",
+			       json_object_new_string("state_changed"));
+	json_object_object_add(o, "agent_id", json_object_new_string(id));
+	json_object_object_add(o, "from", json_object_new_string(from));
+	json_object_object_add(o, "to", json_object_new_string(to));
+	json_object_object_add(o, "at", json_object_new_int64(at));
+	if (json_object_object_get_ex(res, "reasons", &r))
+		json_object_object_add(o, "reasons", json_object_get(r));
+	ver_webhook_post(c->webhook,
+			 json_object_to_json_string_ext(
+				 o, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
 static int evidence(struct ver_req *rq, struct ver_resp *rs)
 {
 	struct json_object *req = NULL, *result = NULL;
@@ -273,6 +300,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	struct timespec t0, t1;
 	const char *id, *nonce;
 	int64_t expect_start, wl_version = 0, now = (int64_t)time(NULL);
+	char before[sizeof(a.state)];
 	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -307,6 +335,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	ev.log_start = (uint64_t)in.start;
 	ev.log = in.log ? in.log : (const uint8_t *)"";
 	ev.log_len = in.log_len;
+	snprintf(before, sizeof(before), "%s", a.state);
 	rc = ver_attest_run(&a, ref ? ver_wlref_wl(ref) : NULL, a.wl_name,
 			    wl_version, &ev, now, &result);
 	if (rc) {
@@ -333,6 +362,8 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		(double)(t1.tv_sec - t0.tv_sec) +
 			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	att_info("attest: %s: %s", id, a.state);
+	if (strcmp(before, a.state))
+		post_change(rq->ctx, id, before, a.state, now, result);
 	json_object_object_add(result, "agent_id", json_object_new_string(id));
 	ver_json_reply(rs, 200, result);
 out:

@@ -122,7 +122,7 @@ static const struct str_key str_keys[] = {
 	STRK("tls_key", tls_key),	  STRK("admin_ca", admin_ca),
 	STRK("agent_ca", agent_ca),	  STRK("agent_ca_key", agent_ca_key),
 	STRK("ek_ca_dir", ek_ca_dir),	  STRK("database", database),
-	STRK("webhook_url", webhook_url),
+	STRK("webhook_url", webhook_url), STRK("webhook_ca", webhook_ca),
 };
 
 int ver_config_set(struct ver_config *c, const char *key, const char *val,

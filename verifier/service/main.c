@@ -15,6 +15,7 @@
 #include "config.h"
 #include "metrics.h"
 #include "server.h"
+#include "webhook.h"
 #include "wlcache.h"
 #include "service.h"
 
@@ -67,10 +68,11 @@ static void usage(FILE *f)
 	      "    database URL           sqlite:PATH (default\n"
 	      "                           "
 	      "sqlite:/var/lib/attest/verifier.db) or\n"
-	      "                           postgresql://... (not built "
-	      "yet)\n"
-	      "    webhook_url URL        HTTPS URL for state changes "
-	      "(not built yet)\n"
+	      "                           postgresql://...\n"
+	      "    webhook_url URL        HTTPS URL state changes are "
+	      "POSTed to\n"
+	      "    webhook_ca FILE        CA of that server (default: "
+	      "the system's)\n"
 	      "    max_body BYTES         request body cap (16777216)\n"
 	      "    max_connections N      concurrent connections (256)\n"
 	      "    threads N              worker threads (4)\n"
@@ -207,6 +209,9 @@ int main(int argc, char **argv)
 	}
 	if (!rc && cfg.agent_ca_key[0])
 		rc = ver_ca_load(cfg.agent_ca, cfg.agent_ca_key, &ctx.agent_ca);
+	if (!rc && cfg.webhook_url[0])
+		rc = ver_webhook_new(cfg.webhook_url, cfg.webhook_ca,
+				     &ctx.webhook);
 	if (!rc && (!ctx.ek_ca || !ctx.agent_ca))
 		att_warn("enrollment disabled (needs ek_ca_dir and "
 			 "agent_ca_key)");
@@ -238,6 +243,7 @@ out:
 		ver_server_drain_stop(srv, 0);
 	ver_metrics_free(ctx.metrics);
 	ver_wlcache_free(ctx.wlc);
+	ver_webhook_free(ctx.webhook);
 	ver_ca_free(ctx.agent_ca);
 	att_ek_ca_free(ctx.ek_ca);
 	ver_auth_free(ctx.auth);

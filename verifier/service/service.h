@@ -22,6 +22,7 @@ struct ver_wlcache;
 
 struct att_ek_ca;
 struct ver_ca;
+struct ver_webhook;
 
 struct ver_ctx {
 	const struct ver_config *cfg;
@@ -31,6 +32,7 @@ struct ver_ctx {
 	struct ver_wlcache *wlc;
 	struct att_ek_ca *ek_ca; /* NULL: enrollment not configured */
 	struct ver_ca *agent_ca; /* NULL: enrollment not configured */
+	struct ver_webhook *webhook; /* NULL: none configured */
 };
 
 struct ver_req {
