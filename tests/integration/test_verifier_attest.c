@@ -788,6 +788,110 @@ static void test_whitelist_update_and_restart(void **state)
 	json_object_put(res);
 }
 
+/* Copies t into out with "NONCE" replaced by nonce. */
+static void subst(char *out, size_t cap, const char *t, const char *nonce)
+{
+	const char *m = strstr(t, "NONCE");
+
+	if (!m)
+		snprintf(out, cap, "%s", t);
+	else
+		snprintf(out, cap, "%.*s%s%s", (int)(m - t), t, nonce, m + 5);
+}
+
+static void test_bad_evidence(void **state)
+{
+	static const char *const bad[][2] = {
+		{"{", "invalid_json"},
+		{"[]", "invalid_json"},
+		{"{\"agent_id\":\"host-1\",\"agent_id\":\"host-1\"}",
+		 "invalid_json"},
+		{"{\"agent_id\":1}", "wrong_type"},
+		{"{\"agent_id\":\"host-1\",\"extra\":1}", "unknown_field"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"zz\"}",
+		 "bad_nonce_format"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"@@@@\",\"signature\":\"AA==\"}",
+		 "bad_base64"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":[]}",
+		 "wrong_type"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":"
+		 "{\"99\":\"00\"}},\"logs\":[]}",
+		 "bad_pcrs"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":{\"10\":"
+		 "\"00000000000000000000000000000000000000000000000000000000000"
+		 "00000\"}},\"logs\":"
+		 "[{\"name\":\"ima\",\"start\":-1,\"entries\":\"\"}]}",
+		 "out_of_range"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":{\"10\":"
+		 "\"00000000000000000000000000000000000000000000000000000000000"
+		 "00000\"}},\"logs\":"
+		 "[{\"name\":\"ima\",\"start\":0,\"entries\":\"A\"}]}",
+		 "bad_base64"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":{\"10\":"
+		 "\"00000000000000000000000000000000000000000000000000000000000"
+		 "00000\"}},\"logs\":"
+		 "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]}",
+		 "wrong_type"},
+	};
+	struct json_object *js, *before, *after, *c;
+	char body[1024], nonce[80];
+	size_t i;
+	char *deep;
+	int n = 4000;
+
+	(void)state;
+	assert_int_equal(
+		req("admin", "GET", "/v1/agents/host-1", NULL, &before), 200);
+	/* A real nonce: malformed evidence must not even consume it. */
+	assert_int_equal(req("host-1", "POST", "/v1/attestation/challenge",
+			     "{\"agent_id\":\"host-1\"}", &c),
+			 201);
+	snprintf(nonce, sizeof(nonce), "%s", jstr(c, "nonce"));
+	json_object_put(c);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		subst(body, sizeof(body), bad[i][0], nonce);
+		assert_int_equal(req("host-1", "POST",
+				     "/v1/attestation/evidence", body, &js),
+				 400);
+		if (strcmp(jstr(js, "code"), bad[i][1]))
+			fail_msg("case %zu: %s", i,
+				 json_object_to_json_string(js));
+		json_object_put(js);
+	}
+	deep = malloc((size_t)n * 2 + 64);
+	assert_non_null(deep);
+	memset(deep, '[', (size_t)n);
+	memset(deep + n, ']', (size_t)n);
+	deep[2 * n] = '\0';
+	assert_int_equal(
+		req("host-1", "POST", "/v1/attestation/evidence", deep, &js),
+		400);
+	json_object_put(js);
+	free(deep);
+	/* Nothing changed: same revision of the agent's record. */
+	assert_int_equal(req("admin", "GET", "/v1/agents/host-1", NULL, &after),
+			 200);
+	assert_string_equal(json_object_to_json_string(before),
+			    json_object_to_json_string(after));
+	json_object_put(before);
+	json_object_put(after);
+	/* And the nonce is still good for real evidence. */
+	{
+		struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+
+		rd.nonce = nonce;
+		assert_int_equal(attest(&rd, &js), 200);
+		json_object_put(js);
+		free(rd.body_out);
+	}
+}
+
 static void test_refusals(void **state)
 {
 	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
@@ -1025,6 +1129,7 @@ int main(void)
 		cmocka_unit_test(test_tampered_and_truncated),
 		cmocka_unit_test(test_unknown_file_and_wrong_hash),
 		cmocka_unit_test(test_whitelist_update_and_restart),
+		cmocka_unit_test(test_bad_evidence),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_expired_nonce_other_replica),
 		cmocka_unit_test(test_reboot),
