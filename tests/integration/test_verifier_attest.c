@@ -1055,6 +1055,57 @@ static void test_reboot(void **state)
 	json_object_put(res);
 }
 
+static void write_static(const char *path, const uint8_t *v)
+{
+	char hex[65];
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	att_hex_encode(v, 32, hex);
+	fprintf(f, "{\"sha256\": {\"0\": \"%s\"}}\n", hex);
+	fclose(f);
+}
+
+static void test_static_pcrs(void **state)
+{
+	const char *args[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+			      "--static-pcrs", NULL, NULL};
+	struct att_vproc *keep = F.vp, *v;
+	struct att_pcr_sel sel;
+	struct att_pcrs pv;
+	struct json_object *res;
+	uint8_t pcr0[32];
+	char path[160];
+	int st, i;
+
+	(void)state;
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 1);
+	att_pcrs_clear(&pv);
+	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pv), 0);
+	memcpy(pcr0, att_pcrs_get(&pv, ATT_HASH_SHA256, 0), 32);
+	snprintf(path, sizeof(path), "%s/static.json", F.dir);
+	args[3] = path;
+	/* The host's real PCR 0, then a different one. */
+	for (i = 0; i < 2; i++) {
+		if (i)
+			pcr0[31] ^= 1;
+		write_static(path, pcr0);
+		assert_int_equal(att_vproc_start(F.dir, F.db, args, &v), 0);
+		F.vp = v;
+		res = round_ok(i ? "untrusted" : "trusted");
+		if (i)
+			assert_non_null(strstr(json_object_to_json_string(res),
+					       "static PCR 0 (sha256) is not "
+					       "the expected value"));
+		json_object_put(res);
+		F.vp = keep;
+		assert_int_equal(att_vproc_stop(v, &st), 0);
+		assert_int_equal(st, 0);
+		att_vproc_free(v);
+	}
+}
+
 static void test_reset_count_backwards(void **state)
 {
 	struct att_store *s;
@@ -1134,6 +1185,7 @@ int main(void)
 		cmocka_unit_test(test_expired_nonce_other_replica),
 		cmocka_unit_test(test_reboot),
 		cmocka_unit_test(test_alternate_replicas),
+		cmocka_unit_test(test_static_pcrs),
 		cmocka_unit_test(test_reset_count_backwards),
 	};
 	int fails;

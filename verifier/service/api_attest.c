@@ -332,6 +332,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	ev.nonce_len = sizeof(in.nonce);
 	ev.sel = &sel;
 	ev.pcrs = &in.pcrs;
+	ev.static_pcrs = rq->ctx->static_pcrs;
 	ev.log_start = (uint64_t)in.start;
 	ev.log = in.log ? in.log : (const uint8_t *)"";
 	ev.log_len = in.log_len;

@@ -206,6 +206,30 @@ static int check_log(struct run *r, struct att_agent_rec *a,
 	return 0;
 }
 
+static void check_static(struct run *r, const struct ver_evidence *ev)
+{
+	const uint8_t *want, *got;
+	unsigned int b, i;
+
+	for (b = 0; b < ATT_HASH_COUNT; b++)
+		for (i = 0; i < ATT_PCR_COUNT; i++) {
+			if (!(ev->static_pcrs->mask[b] & (1u << i)))
+				continue;
+			want = att_pcrs_get(ev->static_pcrs, (enum att_hash)b,
+					    i);
+			got = att_pcrs_get(ev->pcrs, (enum att_hash)b, i);
+			if (!got)
+				reason(r, "static PCR %u (%s) was not quoted",
+				       i, att_hash_name((enum att_hash)b));
+			else if (memcmp(want, got,
+					att_hash_size((enum att_hash)b)))
+				reason(r,
+				       "static PCR %u (%s) is not the expected "
+				       "value",
+				       i, att_hash_name((enum att_hash)b));
+		}
+}
+
 int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 		   const char *wl_name, int64_t wl_version,
 		   const struct ver_evidence *ev, int64_t now,
@@ -288,6 +312,9 @@ int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 		a->boot_count++;
 		reboot = 1;
 	}
+	/* Static PCR values, when configured (quoted values only count). */
+	if (ev->static_pcrs)
+		check_static(&r, ev);
 	a->reset_count = info.reset_count;
 	a->restart_count = info.restart_count;
 	a->tpm_clock = (int64_t)info.clock;

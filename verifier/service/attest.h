@@ -35,7 +35,8 @@ struct ver_evidence {
 	size_t nonce_len;
 	const struct att_pcr_sel *sel;
 	const struct att_pcrs *pcrs;
-	uint64_t log_start; /* index of the first entry sent */
+	uint64_t log_start;		    /* index of the first entry sent */
+	const struct att_pcrs *static_pcrs; /* expected values, or NULL */
 	const uint8_t *log; /* binary_runtime_measurements bytes */
 	size_t log_len;
 };

@@ -123,6 +123,7 @@ static const struct str_key str_keys[] = {
 	STRK("agent_ca", agent_ca),	  STRK("agent_ca_key", agent_ca_key),
 	STRK("ek_ca_dir", ek_ca_dir),	  STRK("database", database),
 	STRK("webhook_url", webhook_url), STRK("webhook_ca", webhook_ca),
+	STRK("static_pcrs", static_pcrs),
 };
 
 int ver_config_set(struct ver_config *c, const char *key, const char *val,

@@ -23,16 +23,17 @@ struct ver_config {
 	char ek_ca_dir[VER_PATH_MAX];	 /* TPM vendor CAs for EK certs */
 	char database[VER_PATH_MAX];	 /* sqlite:PATH | postgresql://... */
 	char webhook_url[VER_PATH_MAX];
-	char webhook_ca[VER_PATH_MAX]; /* CA of the webhook receiver */
-	size_t max_body;	       /* bytes, default 16 MiB */
-	unsigned int max_connections;  /* default 256 */
-	unsigned int threads;	       /* default 4 */
-	unsigned int request_timeout;  /* seconds, default 30 */
-	unsigned int drain_timeout;    /* seconds, default 30 */
-	unsigned int nonce_lifetime;   /* seconds, default 60 */
-	unsigned int interval;	       /* expected attestation interval, 60 */
-	unsigned int agent_cert_days;  /* default 365 */
-	int log_level;		       /* enum att_log_level */
+	char webhook_ca[VER_PATH_MAX];	/* CA of the webhook receiver */
+	char static_pcrs[VER_PATH_MAX]; /* {"sha256": {"0": hex}} expected */
+	size_t max_body;		/* bytes, default 16 MiB */
+	unsigned int max_connections;	/* default 256 */
+	unsigned int threads;		/* default 4 */
+	unsigned int request_timeout;	/* seconds, default 30 */
+	unsigned int drain_timeout;	/* seconds, default 30 */
+	unsigned int nonce_lifetime;	/* seconds, default 60 */
+	unsigned int interval;		/* expected attestation interval, 60 */
+	unsigned int agent_cert_days;	/* default 365 */
+	int log_level;			/* enum att_log_level */
 };
 
 void ver_config_defaults(struct ver_config *c);

@@ -5,11 +5,13 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "attest/buf.h"
 #include "attest/err.h"
 #include "attest/log.h"
+#include "attest/pcrs.h"
 #include "attest/tpm_ek.h"
 #include "ca.h"
 #include "config.h"
@@ -73,6 +75,10 @@ static void usage(FILE *f)
 	      "POSTed to\n"
 	      "    webhook_ca FILE        CA of that server (default: "
 	      "the system's)\n"
+	      "    static_pcrs FILE       expected PCR values, "
+	      "{\"sha256\": {\"0\": hex}};\n"
+	      "                           a quote with other values is "
+	      "untrusted\n"
 	      "    max_body BYTES         request body cap (16777216)\n"
 	      "    max_connections N      concurrent connections (256)\n"
 	      "    threads N              worker threads (4)\n"
@@ -149,6 +155,29 @@ static int parse_args(int argc, char **argv, struct ver_config *cfg)
 	return 0;
 }
 
+static int load_static_pcrs(const char *path, struct att_pcrs **out)
+{
+	struct att_buf b;
+	char err[256];
+	int rc;
+
+	*out = calloc(1, sizeof(**out));
+	if (!*out)
+		return ATT_E_NOMEM;
+	att_pcrs_clear(*out);
+	att_buf_init(&b, 1 << 20);
+	rc = att_buf_read_file(&b, path, 1 << 20);
+	if (!rc)
+		rc = att_pcrs_parse_json(*out, (const char *)b.data, b.len, err,
+					 sizeof(err));
+	else
+		snprintf(err, sizeof(err), "cannot read it");
+	att_buf_release(&b);
+	if (rc)
+		att_err("static_pcrs %s: %s", path, err);
+	return rc;
+}
+
 static int write_port_file(const char *path, unsigned int port)
 {
 	char s[16];
@@ -209,6 +238,8 @@ int main(int argc, char **argv)
 	}
 	if (!rc && cfg.agent_ca_key[0])
 		rc = ver_ca_load(cfg.agent_ca, cfg.agent_ca_key, &ctx.agent_ca);
+	if (!rc && cfg.static_pcrs[0])
+		rc = load_static_pcrs(cfg.static_pcrs, &ctx.static_pcrs);
 	if (!rc && cfg.webhook_url[0])
 		rc = ver_webhook_new(cfg.webhook_url, cfg.webhook_ca,
 				     &ctx.webhook);
@@ -244,6 +275,7 @@ out:
 	ver_metrics_free(ctx.metrics);
 	ver_wlcache_free(ctx.wlc);
 	ver_webhook_free(ctx.webhook);
+	free(ctx.static_pcrs);
 	ver_ca_free(ctx.agent_ca);
 	att_ek_ca_free(ctx.ek_ca);
 	ver_auth_free(ctx.auth);

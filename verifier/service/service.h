@@ -23,6 +23,7 @@ struct ver_wlcache;
 struct att_ek_ca;
 struct ver_ca;
 struct ver_webhook;
+struct att_pcrs;
 
 struct ver_ctx {
 	const struct ver_config *cfg;
@@ -30,9 +31,10 @@ struct ver_ctx {
 	struct ver_auth *auth;
 	struct ver_metrics *metrics;
 	struct ver_wlcache *wlc;
-	struct att_ek_ca *ek_ca; /* NULL: enrollment not configured */
-	struct ver_ca *agent_ca; /* NULL: enrollment not configured */
-	struct ver_webhook *webhook; /* NULL: none configured */
+	struct att_ek_ca *ek_ca;      /* NULL: enrollment not configured */
+	struct ver_ca *agent_ca;      /* NULL: enrollment not configured */
+	struct ver_webhook *webhook;  /* NULL: none configured */
+	struct att_pcrs *static_pcrs; /* NULL: none configured */
 };
 
 struct ver_req {
