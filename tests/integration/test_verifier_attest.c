@@ -417,7 +417,8 @@ struct round {
 	int64_t upto;		   /* entries to send, -1: all */
 	size_t tamper_at;	   /* flip a byte at this offset of the chunk */
 	struct att_vproc *vp;	   /* another verifier for the evidence */
-	char *body_out;		   /* receives the evidence body when set */
+	const struct att_buf *uefi; /* a UEFI event log to send */
+	char *body_out;		    /* receives the evidence body when set */
 	char nonce_out[80];
 };
 
@@ -505,6 +506,12 @@ static int attest(struct round *rd, struct json_object **result)
 	free(chunk);
 	json_object_array_add(logs, log);
 	json_object_object_add(o, "logs", logs);
+	if (rd->uefi) {
+		chunk = b64(rd->uefi->data, rd->uefi->len);
+		json_object_object_add(o, "uefi_log",
+				       json_object_new_string(chunk));
+		free(chunk);
+	}
 	if (rd->vp)
 		F.vp = rd->vp;
 	st = req(who, "POST", "/v1/attestation/evidence",
@@ -1106,6 +1113,90 @@ static void test_static_pcrs(void **state)
 	}
 }
 
+/* A crypto-agile UEFI log (sha256 only); with_event: one CRTM event. */
+static void uefi_log(struct att_buf *b, int with_event, uint8_t *digest)
+{
+	static const uint8_t zero20[20];
+
+	att_buf_init(b, 0);
+	att_buf_append_u32le(b, 0);
+	att_buf_append_u32le(b, 3); /* EV_NO_ACTION */
+	att_buf_append(b, zero20, 20);
+	att_buf_append_u32le(b, 33);
+	att_buf_append(b, "Spec ID Event03", 16);
+	att_buf_append_u32le(b, 0); /* platform class */
+	att_buf_append_u8(b, 0);    /* minor */
+	att_buf_append_u8(b, 2);    /* major */
+	att_buf_append_u8(b, 0);    /* errata */
+	att_buf_append_u8(b, 2);    /* uintn size */
+	att_buf_append_u32le(b, 1); /* one algorithm */
+	att_buf_append_u8(b, 0x0b); /* sha256, le16 */
+	att_buf_append_u8(b, 0x00);
+	att_buf_append_u8(b, 32); /* digest size, le16 */
+	att_buf_append_u8(b, 0);
+	att_buf_append_u8(b, 0); /* vendor info */
+	if (!with_event)
+		return;
+	ib_hash("sha256", "CRTM 1.0", 8, digest);
+	att_buf_append_u32le(b, 0);	     /* PCR 0 */
+	att_buf_append_u32le(b, 0x00000008); /* EV_S_CRTM_VERSION */
+	att_buf_append_u32le(b, 1);
+	att_buf_append_u8(b, 0x0b);
+	att_buf_append_u8(b, 0x00);
+	att_buf_append(b, digest, 32);
+	att_buf_append_u32le(b, 8);
+	att_buf_append(b, "CRTM 1.0", 8);
+}
+
+static void test_uefi_log(void **state)
+{
+	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+	struct att_buf log;
+	uint8_t d[32];
+	int i;
+
+	(void)state;
+	/* Header only: PCRs 0-7 untouched, as the swtpm's are. */
+	uefi_log(&log, 0, d);
+	rd.uefi = &log;
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	assert_string_equal(jstr(res, "state"), "trusted");
+	assert_true(
+		json_object_get_boolean(jget(jget(res, "uefi"), "matched")));
+	json_object_put(res);
+	att_buf_release(&log);
+	/* A CRTM event the TPM never saw: refused; then it is extended. */
+	uefi_log(&log, 1, d);
+	for (i = 0; i < 2; i++) {
+		if (i)
+			assert_int_equal(agent_tpm_pcr_extend(
+						 F.tpm, 0, ATT_HASH_SHA256, d),
+					 0);
+		assert_int_equal(attest(&rd, &res), 200);
+		free(rd.body_out);
+		rd.body_out = NULL;
+		if (strcmp(jstr(res, "state"), i ? "trusted" : "untrusted"))
+			fail_msg("%s", json_object_to_json_string(res));
+		if (!i)
+			assert_non_null(strstr(json_object_to_json_string(res),
+					       "uefi log: does not replay to "
+					       "the quoted PCR 0"));
+		json_object_put(res);
+	}
+	att_buf_release(&log);
+	/* Garbage: unreadable, untrusted. */
+	att_buf_init(&log, 0);
+	att_buf_append(&log, "not an event log", 16);
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	assert_string_equal(jstr(res, "state"), "untrusted");
+	json_object_put(res);
+	att_buf_release(&log);
+}
+
 static void test_reset_count_backwards(void **state)
 {
 	struct att_store *s;
@@ -1186,6 +1277,7 @@ int main(void)
 		cmocka_unit_test(test_reboot),
 		cmocka_unit_test(test_alternate_replicas),
 		cmocka_unit_test(test_static_pcrs),
+		cmocka_unit_test(test_uefi_log),
 		cmocka_unit_test(test_reset_count_backwards),
 	};
 	int fails;

@@ -138,8 +138,8 @@ out:
 }
 
 struct ev_in {
-	uint8_t *quote, *sig, *log, nonce[VER_NONCE_BYTES];
-	size_t quote_len, sig_len, log_len;
+	uint8_t *quote, *sig, *log, *uefi, nonce[VER_NONCE_BYTES];
+	size_t quote_len, sig_len, log_len, uefi_len;
 	int64_t start;
 	struct att_pcrs pcrs;
 };
@@ -184,7 +184,7 @@ static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
 {
 	static const char *const fields[] = {"agent_id",  "nonce", "quote",
 					     "signature", "pcrs",  "logs",
-					     NULL};
+					     "uefi_log",  NULL};
 	struct json_object *pcrs;
 	const char *txt;
 	char err[256];
@@ -221,6 +221,9 @@ static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
 			  txt && n <= VER_PCRS_JSON_MAX ? err : "too large");
 		return ATT_E_FORMAT;
 	}
+	if (ver_field_b64(rs, req, "uefi_log", 0, rq->ctx->cfg->max_body,
+			  &in->uefi, &in->uefi_len))
+		return ATT_E_FORMAT;
 	return parse_log(rs, req, in, rq->ctx->cfg->max_body);
 }
 
@@ -333,6 +336,8 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	ev.sel = &sel;
 	ev.pcrs = &in.pcrs;
 	ev.static_pcrs = rq->ctx->static_pcrs;
+	ev.uefi_log = in.uefi;
+	ev.uefi_log_len = in.uefi_len;
 	ev.log_start = (uint64_t)in.start;
 	ev.log = in.log ? in.log : (const uint8_t *)"";
 	ev.log_len = in.log_len;
@@ -373,6 +378,7 @@ out:
 	free(in.quote);
 	free(in.sig);
 	free(in.log);
+	free(in.uefi);
 	att_agent_rec_release(&a);
 	json_object_put(req);
 	return 0;

@@ -17,6 +17,7 @@
 #include "attest/log.h"
 #include "attest/replay.h"
 #include "attest/tpm_key.h"
+#include "attest/uefi.h"
 #include "attest/whitelist.h"
 #include "attest.h"
 
@@ -206,6 +207,61 @@ static int check_log(struct run *r, struct att_agent_rec *a,
 	return 0;
 }
 
+/* The UEFI event log replayed against the quoted PCRs 0-7. */
+static void check_uefi(struct run *r, const struct ver_evidence *ev)
+{
+	struct json_object *o = json_object_new_object();
+	struct att_uefi_info info;
+	struct att_pcrs rp;
+	const uint8_t *q, *v;
+	uint8_t zero[ATT_DIGEST_MAX];
+	char err[200];
+	unsigned int i, b, compared = 0;
+	int ok = 1;
+
+	json_object_object_add(r->res, "uefi", o);
+	att_pcrs_clear(&rp);
+	memset(&info, 0, sizeof(info));
+	if (att_uefi_replay(ev->uefi_log, ev->uefi_log_len, NULL, &rp, &info,
+			    err, sizeof(err))) {
+		reason(r, "uefi log: unreadable: %s", err);
+		json_object_object_add(o, "matched",
+				       json_object_new_boolean(0));
+		return;
+	}
+	json_object_object_add(o, "events",
+			       json_object_new_int64((int64_t)info.events));
+	for (b = 0; b < ATT_HASH_COUNT; b++)
+		for (i = 0; i < 8; i++) {
+			q = att_pcrs_get(ev->pcrs, (enum att_hash)b, i);
+			if (!q)
+				continue;
+			v = att_pcrs_get(&rp, (enum att_hash)b, i);
+			if (!v) {
+				/* Never extended: its reset value. */
+				memset(zero, 0, sizeof(zero));
+				if (i == 0)
+					zero[att_hash_size((enum att_hash)b) -
+					     1] = info.startup_locality;
+				v = zero;
+			}
+			compared++;
+			if (memcmp(q, v, att_hash_size((enum att_hash)b))) {
+				reason(r,
+				       "uefi log: does not replay to the "
+				       "quoted "
+				       "PCR %u (%s)",
+				       i, att_hash_name((enum att_hash)b));
+				ok = 0;
+			}
+		}
+	if (!compared) {
+		reason(r, "uefi log: no quoted PCR 0-7 to compare with");
+		ok = 0;
+	}
+	json_object_object_add(o, "matched", json_object_new_boolean(ok));
+}
+
 static void check_static(struct run *r, const struct ver_evidence *ev)
 {
 	const uint8_t *want, *got;
@@ -315,6 +371,8 @@ int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 	/* Static PCR values, when configured (quoted values only count). */
 	if (ev->static_pcrs)
 		check_static(&r, ev);
+	if (ev->uefi_log)
+		check_uefi(&r, ev);
 	a->reset_count = info.reset_count;
 	a->restart_count = info.restart_count;
 	a->tpm_clock = (int64_t)info.clock;

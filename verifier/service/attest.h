@@ -37,6 +37,8 @@ struct ver_evidence {
 	const struct att_pcrs *pcrs;
 	uint64_t log_start;		    /* index of the first entry sent */
 	const struct att_pcrs *static_pcrs; /* expected values, or NULL */
+	const uint8_t *uefi_log; /* binary_bios_measurements, or NULL */
+	size_t uefi_log_len;
 	const uint8_t *log; /* binary_runtime_measurements bytes */
 	size_t log_len;
 };
