@@ -29,9 +29,3 @@ $(patsubst $(B)/tests/%,$(B)/obj/tests/%.o,$(VER_TPM_TESTS)): ALL_CFLAGS += -I$(
 
 # attestctl
 include $(SRC)/verifier/attestctl/module.mk
-# attestctl: the admin CLI (verifier/ctl/)
-CTL_BIN := $(B)/bin/attestctl
-BINS += $(CTL_BIN)
-LINKS += $(CTL_BIN)
-$(CTL_BIN)_SRCS := $(wildcard $(SRC)/verifier/ctl/*.c)
-$(CTL_BIN)_LIBS := $(shell pkg-config --libs libcurl)
