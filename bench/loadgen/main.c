@@ -16,6 +16,7 @@
 #include "attest/err.h"
 #include "attest/tpm_cred.h"
 #include "attest/tpm_key.h"
+#include "attest/tpm_quote.h"
 #include "softtpm.h"
 
 static void loadgen_usage(FILE *f)
@@ -89,9 +90,77 @@ out:
 	return rc;
 }
 
+/* An AK, a quote over sha256 PCRs 0-10, att_quote_verify; then a tampered
+ * signature must fail with ATT_QR_SIGNATURE. */
+static int loadgen_quote(double *t_quote, double *t_verify)
+{
+	struct softtpm_ak *sak = NULL;
+	struct att_tpm_key *ak = NULL;
+	struct att_pcr_sel sel = {0};
+	struct att_pcrs *pcrs = calloc(1, sizeof(*pcrs));
+	enum att_quote_reason why = ATT_QR_OK;
+	uint8_t nonce[20], attest[1024], sig[256], v[32];
+	const uint8_t *pub;
+	size_t publen, alen, slen;
+	unsigned int i;
+	double t0;
+	int rc = ATT_E_NOMEM;
+
+	if (!pcrs)
+		return rc;
+	att_pcrs_clear(pcrs);
+	for (i = 0; i <= 10; i++) {
+		memset(v, (int)i, sizeof(v));
+		rc = att_pcrs_set(pcrs, ATT_HASH_SHA256, i, v, sizeof(v));
+		if (rc)
+			goto out;
+	}
+	rc = att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x7ff);
+	if (rc)
+		goto out;
+	rc = softtpm_ak_new(&sak);
+	if (rc)
+		goto out;
+	pub = softtpm_ak_public(sak, &publen);
+	rc = att_tpm_key_parse(pub, publen, &ak);
+	if (rc)
+		goto out;
+	rc = ATT_E_CRYPTO;
+	if (RAND_bytes(nonce, sizeof(nonce)) != 1)
+		goto out;
+	t0 = loadgen_now();
+	rc = softtpm_quote(sak, nonce, sizeof(nonce), &sel, pcrs, attest,
+			   sizeof(attest), &alen, sig, sizeof(sig), &slen);
+	*t_quote += loadgen_now() - t0;
+	if (rc)
+		goto out;
+	t0 = loadgen_now();
+	rc = att_quote_verify(ak, attest, alen, sig, slen, nonce, sizeof(nonce),
+			      &sel, pcrs, NULL, &why);
+	*t_verify += loadgen_now() - t0;
+	if (rc) {
+		fprintf(stderr, "quote refused: %s\n",
+			att_quote_reason_str(why));
+		goto out;
+	}
+	sig[slen - 1] ^= 1;
+	rc = att_quote_verify(ak, attest, alen, sig, slen, nonce, sizeof(nonce),
+			      &sel, pcrs, NULL, &why);
+	if (rc != ATT_E_VERIFY || why != ATT_QR_SIGNATURE) {
+		rc = ATT_E_INTERNAL;
+		goto out;
+	}
+	rc = 0;
+out:
+	att_tpm_key_free(ak);
+	softtpm_ak_free(sak);
+	free(pcrs);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
-	double t_gen = 0, t_act = 0;
+	double t_gen = 0, t_act = 0, t_quote = 0, t_verify = 0;
 	long n = 20;
 	char *end;
 	int i, rc;
@@ -119,6 +188,17 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	for (i = 0; i < n; i++) {
+		rc = loadgen_quote(&t_quote, &t_verify);
+		if (rc) {
+			fprintf(stderr, "quote selftest %d failed: %s\n", i,
+				att_strerror(rc));
+			return 1;
+		}
+	}
+	printf("quote ok: ECDSA P-256 quote %.3f ms, att_quote_verify "
+	       "%.3f ms\n",
+	       t_quote * 1e3 / (double)n, t_verify * 1e3 / (double)n);
 	printf("selftest ok: %ld EKs, RSA-2048 keygen %.2f ms/EK, "
 	       "ActivateCredential %.3f ms\n",
 	       n, t_gen * 1e3 / (double)n, t_act * 1e3 / (double)n);

@@ -10,6 +10,7 @@
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/rsa.h>
@@ -191,4 +192,156 @@ out:
 	OPENSSL_cleanse(plain, sizeof(plain));
 	EVP_CIPHER_CTX_free(cc);
 	return rc;
+}
+
+struct softtpm_ak {
+	EVP_PKEY *pkey;
+	uint8_t pub[sizeof(TPM2B_PUBLIC)];
+	size_t pub_len;
+	uint64_t clock;
+};
+
+void softtpm_ak_free(struct softtpm_ak *ak)
+{
+	if (!ak)
+		return;
+	EVP_PKEY_free(ak->pkey);
+	free(ak);
+}
+
+const uint8_t *softtpm_ak_public(const struct softtpm_ak *ak, size_t *len)
+{
+	*len = ak->pub_len;
+	return ak->pub;
+}
+
+static int softtpm_ak_marshal(struct softtpm_ak *ak)
+{
+	TPM2B_PUBLIC p = {0};
+	TPMT_PUBLIC *t = &p.publicArea;
+	BIGNUM *x = NULL, *y = NULL;
+	size_t off = 0;
+	int rc = ATT_E_CRYPTO;
+
+	if (!EVP_PKEY_get_bn_param(ak->pkey, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
+	    !EVP_PKEY_get_bn_param(ak->pkey, OSSL_PKEY_PARAM_EC_PUB_Y, &y))
+		goto out;
+	t->type = TPM2_ALG_ECC;
+	t->nameAlg = TPM2_ALG_SHA256;
+	t->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
+			      TPMA_OBJECT_SENSITIVEDATAORIGIN |
+			      TPMA_OBJECT_USERWITHAUTH |
+			      TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_SIGN_ENCRYPT;
+	t->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_NULL;
+	t->parameters.eccDetail.scheme.scheme = TPM2_ALG_ECDSA;
+	t->parameters.eccDetail.scheme.details.ecdsa.hashAlg = TPM2_ALG_SHA256;
+	t->parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
+	t->parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
+	t->unique.ecc.x.size = 32;
+	t->unique.ecc.y.size = 32;
+	if (BN_bn2binpad(x, t->unique.ecc.x.buffer, 32) != 32 ||
+	    BN_bn2binpad(y, t->unique.ecc.y.buffer, 32) != 32)
+		goto out;
+	if (Tss2_MU_TPM2B_PUBLIC_Marshal(&p, ak->pub, sizeof(ak->pub), &off))
+		goto out;
+	ak->pub_len = off;
+	rc = 0;
+out:
+	BN_free(x);
+	BN_free(y);
+	return rc;
+}
+
+int softtpm_ak_new(struct softtpm_ak **out)
+{
+	struct softtpm_ak *ak = calloc(1, sizeof(*ak));
+	int rc;
+
+	if (!ak)
+		return ATT_E_NOMEM;
+	ak->pkey = EVP_EC_gen("P-256");
+	if (!ak->pkey) {
+		free(ak);
+		return ATT_E_CRYPTO;
+	}
+	rc = softtpm_ak_marshal(ak);
+	if (rc) {
+		softtpm_ak_free(ak);
+		return rc;
+	}
+	*out = ak;
+	return 0;
+}
+
+static int softtpm_sign(struct softtpm_ak *ak, const uint8_t *msg, size_t mlen,
+			TPMT_SIGNATURE *ts)
+{
+	EVP_MD_CTX *mc = EVP_MD_CTX_new();
+	uint8_t der[80];
+	const uint8_t *dp = der;
+	const BIGNUM *r, *s;
+	ECDSA_SIG *es = NULL;
+	size_t dlen = sizeof(der);
+	int rc = ATT_E_CRYPTO;
+
+	if (!mc ||
+	    EVP_DigestSignInit(mc, NULL, EVP_sha256(), NULL, ak->pkey) <= 0 ||
+	    EVP_DigestSign(mc, der, &dlen, msg, mlen) <= 0)
+		goto out;
+	es = d2i_ECDSA_SIG(NULL, &dp, (long)dlen);
+	if (!es)
+		goto out;
+	ECDSA_SIG_get0(es, &r, &s);
+	ts->sigAlg = TPM2_ALG_ECDSA;
+	ts->signature.ecdsa.hash = TPM2_ALG_SHA256;
+	ts->signature.ecdsa.signatureR.size = 32;
+	ts->signature.ecdsa.signatureS.size = 32;
+	if (BN_bn2binpad(r, ts->signature.ecdsa.signatureR.buffer, 32) != 32 ||
+	    BN_bn2binpad(s, ts->signature.ecdsa.signatureS.buffer, 32) != 32)
+		goto out;
+	rc = 0;
+out:
+	ECDSA_SIG_free(es);
+	EVP_MD_CTX_free(mc);
+	return rc;
+}
+
+int softtpm_quote(struct softtpm_ak *ak, const uint8_t *nonce, size_t nlen,
+		  const struct att_pcr_sel *sel, const struct att_pcrs *pcrs,
+		  uint8_t *attest, size_t acap, size_t *alen, uint8_t *sig,
+		  size_t scap, size_t *slen)
+{
+	TPMS_ATTEST a = {0};
+	TPMT_SIGNATURE ts = {0};
+	size_t off = 0;
+	int rc;
+
+	if (nlen > sizeof(a.extraData.buffer))
+		return ATT_E_TOO_BIG;
+	a.magic = TPM2_GENERATED_VALUE;
+	a.type = TPM2_ST_ATTEST_QUOTE;
+	a.extraData.size = (UINT16)nlen;
+	memcpy(a.extraData.buffer, nonce, nlen);
+	a.clockInfo.clock = ++ak->clock;
+	a.clockInfo.safe = 1;
+	a.firmwareVersion = 0x20240101;
+	rc = att_pcr_sel_to_tpml(sel, &a.attested.quote.pcrSelect);
+	if (rc)
+		return rc;
+	rc = att_pcr_digest(ATT_HASH_SHA256, sel, pcrs,
+			    a.attested.quote.pcrDigest.buffer);
+	if (rc)
+		return rc;
+	a.attested.quote.pcrDigest.size = 32;
+	if (Tss2_MU_TPMS_ATTEST_Marshal(&a, attest, acap, &off))
+		return ATT_E_TOO_BIG;
+	*alen = off;
+	rc = softtpm_sign(ak, attest, off, &ts);
+	if (rc)
+		return rc;
+	off = 0;
+	if (Tss2_MU_TPMT_SIGNATURE_Marshal(&ts, sig, scap, &off))
+		return ATT_E_TOO_BIG;
+	*slen = off;
+	return 0;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "attest/tpm_cred.h"
+#include "attest/tpm_quote.h"
 
 struct softtpm_ek;
 
@@ -29,5 +30,24 @@ const uint8_t *softtpm_ek_public(const struct softtpm_ek *ek, size_t *len);
 int softtpm_activate(const struct softtpm_ek *ek, const uint8_t *ak_name,
 		     size_t ak_name_len, const struct att_cred *cred,
 		     uint8_t *out, size_t cap, size_t *out_len);
+
+struct softtpm_ak;
+
+/* A fresh ECDSA P-256 AK (restricted signing, ECDSA-SHA256, nameAlg sha256). */
+int softtpm_ak_new(struct softtpm_ak **out);
+void softtpm_ak_free(struct softtpm_ak *ak);
+/* The AK's marshaled TPM2B_PUBLIC (owned by ak). */
+const uint8_t *softtpm_ak_public(const struct softtpm_ak *ak, size_t *len);
+
+/*
+ * TPM2_Quote: TPMS_ATTEST (magic, quote type, extraData = nonce, clock
+ * info, selection sel, pcrDigest = SHA-256 over pcrs in selection order)
+ * marshaled into attest, and its ECDSA-SHA256 TPMT_SIGNATURE into sig.
+ * The AK's clock advances by one each call.
+ */
+int softtpm_quote(struct softtpm_ak *ak, const uint8_t *nonce, size_t nlen,
+		  const struct att_pcr_sel *sel, const struct att_pcrs *pcrs,
+		  uint8_t *attest, size_t acap, size_t *alen, uint8_t *sig,
+		  size_t scap, size_t *slen);
 
 #endif
