@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/load.sh - verifier load benchmark driver (issue 9). Never run by
-# make check. For now it runs only the software-TPM self-test; the agent
+# make check. For now it runs only the software-TPM self-test (EK,
+# ActivateCredential, AK, quote); the agent
 # protocol driver is not written yet (bench/README.md, "Verifier load").
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
