@@ -234,6 +234,43 @@ static int logs_json(const struct agent_attest_ctx *ctx,
 	return rc;
 }
 
+/*
+ * The firmware log, once per boot: when the verifier asks for it, or when
+ * this quote shows a boot the verifier has not seen (it asks only in the
+ * challenge after). A host without one sends nothing.
+ */
+static int uefi_json(const struct agent_attest_ctx *ctx,
+		     struct json_object *challenge, int reboot,
+		     struct json_object *ev, struct agent_round *r)
+{
+	struct json_object *v;
+	struct att_buf b;
+	char *enc;
+	int rc, asked;
+
+	asked = json_object_object_get_ex(challenge, "uefi_log", &v) &&
+		json_object_is_type(v, json_type_boolean) &&
+		json_object_get_boolean(v);
+	if (!ctx->uefi || (!asked && !reboot))
+		return ATT_OK;
+	att_buf_init(&b, 0);
+	rc = agent_uefi_log_read(ctx->uefi, &b);
+	if (rc) {
+		att_buf_release(&b);
+		return rc;
+	}
+	enc = b64(b.data ? b.data : (const uint8_t *)"", b.len);
+	if (!enc) {
+		att_buf_release(&b);
+		return ATT_E_NOMEM;
+	}
+	json_object_object_add(ev, "uefi_log", json_object_new_string(enc));
+	r->uefi_bytes = b.len;
+	free(enc);
+	att_buf_release(&b);
+	return ATT_OK;
+}
+
 /* resetCount from the TPMS_ATTEST the TPM just made. */
 static int quote_reset_count(const struct att_buf *attest, uint32_t *rc_out)
 {
@@ -366,6 +403,9 @@ int agent_attest_round(struct agent_attest_ctx *ctx, struct agent_round *r)
 	json_object_object_add(ev, "signature", json_object_new_string(qs));
 	json_object_object_add(ev, "pcrs", pcrs_json(&sel, &pcrs));
 	json_object_object_add(ev, "logs", logs);
+	rc = uefi_json(ctx, ch, r->reboot, ev, r);
+	if (rc)
+		goto out;
 	rc = post_json(ctx->http, "/v1/attestation/evidence", ev, &status,
 		       &res);
 	r->http_status = status;

@@ -8,7 +8,9 @@
  *   quote over the selection with the nonce; read the PCRs; read each log
  *   AFTER quoting, from the entry asked for;
  *   POST /v1/attestation/evidence {"agent_id", "nonce", "quote",
- *     "signature", "pcrs", "logs": [{"name", "start", "entries"}]}
+ *     "signature", "pcrs", "logs": [{"name", "start", "entries"}],
+ *     "uefi_log" (base64, once per boot: when the challenge says
+ *     "uefi_log": true, or when the quote shows a new boot)}
  *     -> the verdict.
  */
 #ifndef ATTEST_AGENT_ATTEST_H
@@ -21,6 +23,7 @@
 #include "http.h"
 #include "logsrc.h"
 #include "tpm.h"
+#include "uefilog.h"
 
 /* Bytes of one log sent in one round at most (the rest waits). */
 #define AGENT_LOG_ROUND_MAX (8u << 20)
@@ -32,6 +35,7 @@ struct agent_round {
 	uint32_t reset_count; /* from this round\'s quote */
 	int reboot;	      /* the lists were sent from entry 0 */
 	int more;	      /* entries were left for the next round */
+	size_t uefi_bytes;    /* firmware log bytes sent, 0: not sent */
 };
 
 struct agent_attest_ctx {
@@ -40,6 +44,7 @@ struct agent_attest_ctx {
 	struct agent_http *http;
 	struct agent_log **logs; /* one per configured log */
 	size_t nlogs;
+	struct agent_uefi_log *uefi; /* NULL: none on this host */
 	/*
 	 * The TPM's resetCount at the last round the verifier took, -1 when
 	 * unknown; kept in STATE/reset_count across restarts. A quote with

@@ -77,6 +77,11 @@ static void usage(FILE *f)
 	      "...\n"
 	      "    --log NAME:PATH:PCR[:BANK]  a measurement list "
 	      "(repeatable)\n"
+	      "    --uefi-log FILE     the firmware event log, sent once per "
+	      "boot (default\n"
+	      "                        " AGENT_UEFI_LOG_DEFAULT
+	      "\n"
+	      "                        when present; none: never)\n"
 	      "    --token-file FILE   the enrollment token\n"
 	      "    --state-dir DIR     identity and certificate "
 	      "(default /var/lib/attest-agent)\n"
@@ -108,6 +113,7 @@ static int parse(int argc, char **argv, struct opts *o, struct agent_config *c)
 		{"agent-id", required_argument, NULL, 'i'},
 		{"tcti", required_argument, NULL, 'T'},
 		{"log", required_argument, NULL, 'l'},
+		{"uefi-log", required_argument, NULL, 'U'},
 		{"token-file", required_argument, NULL, 't'},
 		{"state-dir", required_argument, NULL, 's'},
 		{"interval", required_argument, NULL, 'I'},
@@ -126,7 +132,7 @@ static int parse(int argc, char **argv, struct opts *o, struct agent_config *c)
 		{'i', "agent_id"},  {'T', "tcti"},
 		{'l', "log"},	    {'t', "enrollment_token_file"},
 		{'s', "state_dir"}, {'I', "interval"},
-		{'u', "user"},
+		{'u', "user"},	    {'U', "uefi_log"},
 	};
 	char err[256];
 	int ch, pass;
@@ -228,6 +234,7 @@ static void sleep_ms(unsigned int ms)
 static int run(const struct opts *o, struct agent_config *c)
 {
 	struct agent_log *logs[AGENT_MAX_LOGS] = {0};
+	struct agent_uefi_log *uefi = NULL;
 	struct agent_identity id;
 	struct agent_attest_ctx ctx = {.conf = c};
 	struct agent_backoff bo;
@@ -244,7 +251,9 @@ static int run(const struct opts *o, struct agent_config *c)
 		if (rc)
 			goto out;
 	}
-	rc = agent_tpm_new(c->tcti, &tpm);
+	rc = agent_uefi_log_open(c->uefi_log, &uefi);
+	if (!rc)
+		rc = agent_tpm_new(c->tcti, &tpm);
 	if (!rc)
 		rc = agent_http_new((const char *const *)c->verifiers,
 				    c->nverifiers, c->ca, &http);
@@ -282,6 +291,7 @@ static int run(const struct opts *o, struct agent_config *c)
 	ctx.http = http;
 	ctx.logs = logs;
 	ctx.nlogs = c->nlogs;
+	ctx.uefi = uefi;
 	agent_attest_load_boot(&ctx);
 	sd_notify(0, "READY=1");
 	agent_backoff_reset(&bo);
@@ -297,11 +307,12 @@ static int run(const struct opts *o, struct agent_config *c)
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (!rc) {
 			trusted = !strcmp(r.state, "trusted");
-			att_info("round %lu: %s, %llu entries sent%s, %.0f ms, "
-				 "%.1f ms CPU, peak RSS %ld KiB",
+			att_info("round %lu: %s, %llu entries sent%s%s, "
+				 "%.0f ms, %.1f ms CPU, peak RSS %ld KiB",
 				 round, r.state,
 				 (unsigned long long)r.entries_sent,
 				 r.more ? " (more next round)" : "",
+				 r.uefi_bytes ? ", firmware log sent" : "",
 				 (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 					 (double)(t1.tv_nsec - t0.tv_nsec) /
 						 1e6,
@@ -332,6 +343,7 @@ out:
 	agent_tpm_free(tpm);
 	for (i = 0; i < c->nlogs; i++)
 		agent_log_free(logs[i]);
+	agent_uefi_log_free(uefi);
 	return rc;
 }
 

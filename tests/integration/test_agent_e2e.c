@@ -38,6 +38,7 @@
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/replay.h"
+#include "evbuild.h"
 #include "imabuild.h"
 #include "swtpm.h"
 #include "tpm.h"
@@ -46,6 +47,8 @@
 
 static struct {
 	char dir[64], db[128], list[128], conf[128], token[128], state[128];
+	char uefi[128];
+	unsigned int boots;
 	char agent_bin[256], url[64];
 	struct att_vproc *vp;
 	struct att_swtpm *sw;
@@ -111,8 +114,61 @@ static void measure(const char *path, const char *content)
 	write_list();
 }
 
-/* A boot: the list restarts with boot_aggregate over PCRs 0-9. */
-static void boot(void)
+/*
+ * The firmware's part of a boot: events on PCRs 0-7 extended into the TPM
+ * and written to the event log file the agent is configured with; each
+ * boot's firmware measures something different. With forge set, the file
+ * gets another digest for PCR 4's event than the TPM was given.
+ */
+static void firmware(struct agent_tpm *t, int forge)
+{
+	static const uint8_t sep[4];
+	uint8_t d1[20], d256[32];
+	struct att_buf fw;
+	char what[64];
+	uint32_t pcr;
+	FILE *f;
+
+	att_buf_init(&fw, 0);
+	evb_header(&fw);
+	for (pcr = 0; pcr < 8; pcr++) {
+		snprintf(what, sizeof(what), "firmware %u, boot %u", pcr,
+			 F.boots);
+		evb_event(&fw, pcr, EVB_EV_POST_CODE, what, strlen(what), d1,
+			  d256);
+		if (forge && pcr == 4)
+			evb_event(&fw, pcr, EVB_EV_POST_CODE, "forged", 6,
+				  NULL, NULL);
+		assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1,
+						      d1),
+				 0);
+		assert_int_equal(agent_tpm_pcr_extend(t, pcr,
+						      ATT_HASH_SHA256, d256),
+				 0);
+	}
+	for (pcr = 0; pcr < 8; pcr++) {
+		evb_event(&fw, pcr, EVB_EV_SEPARATOR, sep, sizeof(sep), d1,
+			  d256);
+		assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1,
+						      d1),
+				 0);
+		assert_int_equal(agent_tpm_pcr_extend(t, pcr,
+						      ATT_HASH_SHA256, d256),
+				 0);
+	}
+	f = fopen(F.uefi, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(fw.data, 1, fw.len, f), fw.len);
+	assert_int_equal(fclose(f), 0);
+	att_buf_release(&fw);
+	F.boots++;
+}
+
+/*
+ * A boot: the firmware measures into PCRs 0-7, then the list restarts
+ * with boot_aggregate over PCRs 0-9.
+ */
+static void boot_forged(int forge)
 {
 	struct att_pcr_sel sel;
 	struct att_pcrs pcrs;
@@ -123,6 +179,7 @@ static void boot(void)
 	att_buf_release(&F.log);
 	att_buf_init(&F.log, 0);
 	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	firmware(t, forge);
 	memset(&sel, 0, sizeof(sel));
 	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
 	att_pcrs_clear(&pcrs);
@@ -136,6 +193,11 @@ static void boot(void)
 	att_buf_release(&td);
 	agent_tpm_free(t);
 	write_list();
+}
+
+static void boot(void)
+{
+	boot_forged(0);
 }
 
 static void write_conf_urls(const char *first)
@@ -153,9 +215,11 @@ static void write_conf_urls(const char *first)
 		"agent_id = host-1\n"
 		"tcti = %s\n"
 		"log = ima:%s:10\n"
+		"uefi_log = %s\n"
 		"state_dir = %s\n"
 		"interval = 1\n",
-		F.url, F.dir, F.token, att_swtpm_tcti(F.sw), F.list, F.state);
+		F.url, F.dir, F.token, att_swtpm_tcti(F.sw), F.list, F.uefi,
+		F.state);
 	assert_int_equal(fclose(f), 0);
 }
 
@@ -254,6 +318,8 @@ static int setup(void **state)
 	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
 	snprintf(F.list, sizeof(F.list), "%s/ima.bin", F.dir);
 	snprintf(F.conf, sizeof(F.conf), "%s/agent.conf", F.dir);
+	snprintf(F.uefi, sizeof(F.uefi), "%s/binary_bios_measurements",
+		 F.dir);
 	snprintf(F.token, sizeof(F.token), "%s/token", F.dir);
 	snprintf(F.state, sizeof(F.state), "%s/state", F.dir);
 	if (att_vproc_bin("attest-agent", F.agent_bin, sizeof(F.agent_bin)) ||
@@ -358,6 +424,33 @@ static void trusted_then_unknown_then_edited(void **state)
 	write_list();
 }
 
+/* An orderly reboot: the kernel sends TPM2_Shutdown, the TPM restarts. */
+static void tpm_reboot(void)
+{
+	struct agent_tpm *t;
+
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	assert_int_equal(Esys_Shutdown(agent_tpm_esys(t), ESYS_TR_NONE,
+				       ESYS_TR_NONE, ESYS_TR_NONE,
+				       TPM2_SU_CLEAR),
+			 TPM2_RC_SUCCESS);
+	agent_tpm_free(t);
+	assert_int_equal(att_swtpm_restart(F.sw), 0); /* PCRs reset */
+	write_conf(); /* the TCTI may have a new port */
+}
+
+/* The last result says the firmware log replayed to the quoted PCRs. */
+static int uefi_matched(struct json_object *rec)
+{
+	struct json_object *v;
+
+	return json_object_object_get_ex(rec, "last_result", &v) &&
+	       json_object_object_get_ex(v, "uefi", &v) &&
+	       json_object_object_get_ex(v, "matched", &v) &&
+	       json_object_is_type(v, json_type_boolean) &&
+	       json_object_get_boolean(v);
+}
+
 static void reboot_without_reenrollment(void **state)
 {
 	struct json_object *rec;
@@ -369,27 +462,45 @@ static void reboot_without_reenrollment(void **state)
 	snprintf(cert, sizeof(cert), "%s/agent.pem", F.state);
 	assert_int_equal(stat(cert, &st), 0);
 	before = st.st_mtime;
-	{
-		/* an orderly reboot: the kernel sends TPM2_Shutdown first */
-		struct agent_tpm *t;
-
-		assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
-		assert_int_equal(Esys_Shutdown(agent_tpm_esys(t), ESYS_TR_NONE,
-					       ESYS_TR_NONE, ESYS_TR_NONE,
-					       TPM2_SU_CLEAR),
-				 TPM2_RC_SUCCESS);
-		agent_tpm_free(t);
-	}
-	assert_int_equal(att_swtpm_restart(F.sw), 0); /* PCRs reset */
-	write_conf(); /* the TCTI may have a new port */
+	tpm_reboot();
 	boot();
 	measure("/usr/bin/bash", "bash");
 	assert_int_equal(agent_once(), 0);
 	rec = agent_record();
 	assert_string_equal(jpath_str(rec, "state", NULL), "trusted");
+	/* the new boot's firmware log went with it and replayed */
+	assert_true(uefi_matched(rec));
 	json_object_put(rec);
 	assert_int_equal(stat(cert, &st), 0);
 	assert_int_equal(st.st_mtime, before); /* not enrolled again */
+}
+
+/*
+ * A boot whose firmware log does not match what the firmware extended:
+ * untrusted, naming the firmware log; the next genuine boot is trusted.
+ */
+static void forged_firmware_log(void **state)
+{
+	struct json_object *rec;
+
+	(void)state;
+	tpm_reboot();
+	boot_forged(1);
+	measure("/usr/bin/bash", "bash");
+	assert_int_equal(agent_once(), 1);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "untrusted");
+	assert_false(uefi_matched(rec));
+	assert_true(last_result_names(rec, "uefi log"));
+	json_object_put(rec);
+	tpm_reboot();
+	boot();
+	measure("/usr/bin/bash", "bash");
+	assert_int_equal(agent_once(), 0);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "trusted");
+	assert_true(uefi_matched(rec));
+	json_object_put(rec);
 }
 
 static void verifier_away_and_back(void **state)
@@ -522,6 +633,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(trusted_then_unknown_then_edited),
 		cmocka_unit_test(reboot_without_reenrollment),
+		cmocka_unit_test(forged_firmware_log),
 		cmocka_unit_test(restart_continues_and_failover),
 		cmocka_unit_test(verifier_away_and_back),
 		cmocka_unit_test(attestctl_fleet),
