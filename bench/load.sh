@@ -1,14 +1,206 @@
 #!/bin/sh
-# bench/load.sh - verifier load benchmark driver (issue 9). Never run by
-# make check. For now it runs only the software-TPM self-test (EK,
-# ActivateCredential, AK, quote); the agent
-# protocol driver is not written yet (bench/README.md, "Verifier load").
+# bench/load.sh - verifier load benchmark (issue 9): att-bench-loadgen
+# against real attest-verifier processes. Run by `make bench`, never by
+# make check.
+#
+#   bench/load.sh [--selftest] [BUILD_REL_DIR]
+#
+# For each backend in LOAD_BACKENDS and each agent count in LOAD_AGENTS:
+# a throwaway PKI (deploy/pki.sh) and TPM vendor CA (the EK CA the
+# load generator issues its software EKs' certificates from; it is the
+# verifiers' ek_ca_dir), a fresh database, the verifier(s), then
+# att-bench-loadgen: enrollment, one warm-up round per agent, a closed
+# loop of LOAD_CONC rounds in flight for LOAD_DURATION s (saturation),
+# an open loop at LOAD_RATE_FRAC x that rate, and (first run of each
+# backend) one agent whose first attestation has LOAD_BIG entries.
+# Ends with a markdown table of the 'result' lines.
+#
+# Backends: sqlite (one verifier), pg1 / pg2 (one / two verifiers on one
+# private PostgreSQL 15 started here, fsync off like the tests' cluster).
+#
+# Environment (defaults): LOAD_BACKENDS="sqlite pg1 pg2"
+# LOAD_AGENTS="1000 10000" LOAD_DURATION=20 LOAD_CONC=32 LOAD_RATE_FRAC=0.5
+# LOAD_ENTRIES=100 LOAD_FILES=100000 LOAD_BIG=100000 LOAD_BAD_SIG=0.01
+# LOAD_UNKNOWN=0.01 LOAD_THREADS=4 (verifier threads) LOAD_OUT=DIR (kept;
+# default a temporary directory, removed).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
-N=${1:-20}
-case "$N" in --help|-h)
-	echo "usage: bench/load.sh [N]  (N software EKs for the self-test)"
-	exit 0 ;;
+selftest=0
+case "${1:-}" in
+--help | -h)
+	sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+	exit 0
+	;;
+--selftest)
+	selftest=1
+	shift
+	;;
 esac
-make -C "$SRC" rel >/dev/null
-exec timeout 600 "$SRC/build/rel/tools/att-bench-loadgen" --selftest "$N"
+B=${1:-$SRC/build/rel}
+LG=$B/tools/att-bench-loadgen
+V=$B/bin/attest-verifier
+[ -x "$LG" ] && [ -x "$V" ] || {
+	echo "load.sh: $LG or $V missing (make rel)" >&2
+	exit 2
+}
+echo "load: software TPM self-test"
+timeout 120 "$LG" --selftest 3
+[ "$selftest" = 1 ] && exit 0
+
+BACKENDS=${LOAD_BACKENDS:-sqlite pg1 pg2}
+AGENTS=${LOAD_AGENTS:-1000 10000}
+DUR=${LOAD_DURATION:-20}
+CONC=${LOAD_CONC:-32}
+FRAC=${LOAD_RATE_FRAC:-0.5}
+ENTRIES=${LOAD_ENTRIES:-100}
+FILES=${LOAD_FILES:-100000}
+BIG=${LOAD_BIG:-100000}
+BAD=${LOAD_BAD_SIG:-0.01}
+UNK=${LOAD_UNKNOWN:-0.01}
+THREADS=${LOAD_THREADS:-4}
+PGBIN=/usr/lib/postgresql/15/bin
+if [ -n "${LOAD_OUT:-}" ]; then
+	OUT=$LOAD_OUT
+	mkdir -p "$OUT"
+	keep=1
+else
+	OUT=$(mktemp -d /tmp/att-load-XXXXXX)
+	keep=0
+fi
+VPIDS=""
+PGD=""
+cleanup() {
+	for p in $VPIDS; do kill -TERM "$p" 2>/dev/null || true; done
+	for p in $VPIDS; do wait "$p" 2>/dev/null || true; done
+	if [ -n "$PGD" ]; then
+		runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -m fast -w stop >/dev/null 2>&1 || true
+		rm -rf "$PGD"
+	fi
+	[ "$keep" = 1 ] || rm -rf "$OUT"
+}
+trap cleanup EXIT INT TERM
+
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+sh "$SRC/deploy/pki.sh" init "$OUT/pki"
+mkdir -p "$OUT/ekca"
+(umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$OUT/ek-ca.key" 2>/dev/null)
+openssl req -new -x509 -key "$OUT/ek-ca.key" -out "$OUT/ekca/ek-ca.pem" -days 30 \
+	-subj "/O=attest bench TPM vendor/CN=bench EK CA" -sha256 \
+	-addext "basicConstraints=critical,CA:TRUE" \
+	-addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
+
+# start_verifier NAME DB: starts one, appends its pid to VPIDS and its URL
+# to URLS.
+start_verifier() {
+	pf=$OUT/$1.port
+	rm -f "$pf"
+	"$V" --listen 127.0.0.1:0 --port-file "$pf" \
+		--tls-cert "$OUT/pki/server.pem" --tls-key "$OUT/pki/server.key" \
+		--admin-ca "$OUT/pki/admin-ca.pem" --agent-ca "$OUT/pki/agent-ca.pem" \
+		--agent-ca-key "$OUT/pki/agent-ca.key" --ek-ca-dir "$OUT/ekca" \
+		--database "$2" --max-connections 30000 --threads "$THREADS" \
+		--max-body 67108864 --request-timeout 120 --nonce-lifetime 300 \
+		2>"$OUT/$1.log" &
+	p=$!
+	VPIDS="$VPIDS $p"
+	i=0
+	while [ ! -s "$pf" ]; do
+		i=$((i + 1))
+		if [ $i -gt 300 ] || ! kill -0 "$p" 2>/dev/null; then
+			echo "load.sh: verifier $1 did not start; see $OUT/$1.log" >&2
+			tail -5 "$OUT/$1.log" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+	URLS="$URLS --url https://127.0.0.1:$(cat "$pf")"
+	PIDARGS="$PIDARGS --verifier-pid $p"
+}
+
+stop_verifiers() {
+	for p in $VPIDS; do kill -TERM "$p" 2>/dev/null || true; done
+	for p in $VPIDS; do wait "$p" || echo "load.sh: verifier $p exited $?" >&2; done
+	VPIDS=""
+}
+
+start_pg() {
+	PGD=$(mktemp -d /tmp/att-load-pg-XXXXXX)
+	chown postgres "$PGD"
+	runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres -N >"$PGD/initdb.log" 2>&1
+	PGPORT=$(free_port)
+	runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/server.log" -w \
+		-o "-p $PGPORT -k $PGD -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
+		start >/dev/null
+}
+
+echo "load: $(nproc) cores, $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "load: backends '$BACKENDS', agents '$AGENTS', $ENTRIES new entries per round,"
+echo "load: $FILES whitelisted files, ${DUR}s per phase, $CONC rounds in flight,"
+echo "load: misbehaving: $BAD bad signature, $UNK unknown file; verifier threads $THREADS"
+RES=$OUT/results.txt
+: >"$RES"
+status=0
+for be in $BACKENDS; do
+	bigdone=0
+	for n in $AGENTS; do
+		URLS=""
+		PIDARGS=""
+		tag=$be-$n
+		case $be in
+		sqlite)
+			start_verifier "v-$tag" "sqlite:$OUT/$tag.db"
+			;;
+		pg1 | pg2)
+			[ -n "$PGD" ] || start_pg
+			db=$(echo "b_$tag" | tr -- - _)
+			runuser -u postgres -- psql -q -h 127.0.0.1 -p "$PGPORT" -U postgres \
+				-c "CREATE DATABASE $db" >/dev/null
+			url="postgresql://postgres@127.0.0.1:$PGPORT/$db"
+			start_verifier "v-$tag-a" "$url"
+			[ "$be" = pg1 ] || start_verifier "v-$tag-b" "$url"
+			;;
+		*)
+			echo "load.sh: unknown backend $be" >&2
+			exit 2
+			;;
+		esac
+		bigarg=""
+		[ "$bigdone" = 1 ] || [ "$BIG" = 0 ] || bigarg="--first-big $BIG"
+		bigdone=1
+		echo
+		echo "load: $tag"
+		# shellcheck disable=SC2086
+		if ! nice timeout 3600 "$LG" $URLS $PIDARGS --pki "$OUT/pki" \
+			--ek-ca-cert "$OUT/ekca/ek-ca.pem" --ek-ca-key "$OUT/ek-ca.key" \
+			--agents "$n" --concurrency "$CONC" --duration "$DUR" \
+			--rate-frac "$FRAC" --entries "$ENTRIES" --files "$FILES" \
+			--bad-sig "$BAD" --unknown "$UNK" $bigarg >"$OUT/$tag.out"; then
+			status=1
+		fi
+		cat "$OUT/$tag.out"
+		sed -n "s/^result /backend=$be /p" "$OUT/$tag.out" >>"$RES"
+		stop_verifiers
+	done
+done
+
+echo
+echo "| backend | agents | att/s saturation | p50 / p99 ms (saturation) | offered att/s | p50 / p99 ms (open loop) | verifier CPU ms/att | verifier peak RSS MiB | RSS KiB/agent | errors / wrong verdicts |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+awk '
+function kv(line, k,   a, i, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
+{
+	be = kv($0, "backend"); ph = kv($0, "phase"); key = be SUBSEP kv($0, "agents")
+	if (ph == "memory") mem[key] = kv($0, "per_agent_kb")
+	if (ph == "saturation") { sat[key] = kv($0, "att_per_s"); sp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); cpu[key] = kv($0, "verifier_cpu_ms"); err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong"); order[++no] = key }
+	if (ph == "rate") { off[key] = kv($0, "offered"); rp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); hwm[key] = kv($0, "hwm_kb"); err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong") }
+	if (ph == "warmup") { err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong") }
+}
+END {
+	for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
+		printf "| %s | %s | %.0f | %s | %s | %s | %s | %.0f | %s | %d / %d |\n", p[1], p[2], sat[k], sp[k], off[k], rp[k], cpu[k], hwm[k] / 1024, mem[k], err[k], wr[k] }
+}' "$RES"
+grep -h "^first-big" "$OUT"/*.out 2>/dev/null | sed 's/^/load: /' || true
+exit $status

@@ -1,39 +1,146 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * att-bench-loadgen - verifier load generator (issue 9), first piece: the
- * software TPM's credential activation, checked against libattest's
- * att_make_credential and timed. The agent protocol driver is not written
- * yet (see bench/README.md, "Verifier load").
+ * att-bench-loadgen - verifier load generator (issue 9): N simulated
+ * agents (software EK and AK) enroll with real attest-verifier processes
+ * and attest over keep-alive TLS with their own client certificates, in a
+ * closed loop (saturation) and at a fixed offered rate (open loop); every
+ * verdict is checked. See --help and bench/README.md.
  */
+#include <getopt.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
-#include <openssl/rand.h>
+#include <openssl/pem.h>
 
-#include "attest/digest.h"
+#include "attest/buf.h"
 #include "attest/err.h"
-#include "attest/tpm_cred.h"
-#include "attest/tpm_key.h"
-#include "attest/tpm_quote.h"
-#include "softtpm.h"
+#include "lg.h"
 
-static void loadgen_usage(FILE *f)
+#define LG_MAX_URLS 8
+#define LG_MAX_PIDS 8
+#define LG_LAT_CAP  (4u << 20)
+
+static void lg_usage(FILE *f)
 {
-	fprintf(f, "usage: att-bench-loadgen --selftest [N]\n"
-		   "  --selftest [N]  make N software EKs, run "
-		   "att_make_credential\n"
-		   "                  and the software ActivateCredential on "
-		   "each\n"
-		   "                  (default 20); checks the secret "
-		   "round-trips\n"
-		   "                  and a tampered blob is refused; prints "
-		   "timings\n"
-		   "  --help          this text\n");
+	fputs("NAME\n"
+	      "    att-bench-loadgen - simulated agents against "
+	      "attest-verifier\n"
+	      "\n"
+	      "SYNOPSIS\n"
+	      "    att-bench-loadgen --selftest [N]\n"
+	      "    att-bench-loadgen --url URL [--url URL...] --pki DIR\n"
+	      "                      --ek-ca-cert FILE --ek-ca-key FILE "
+	      "[OPTION...]\n"
+	      "\n"
+	      "DESCRIPTION\n"
+	      "    Uploads a whitelist of the simulated hosts' files, enrolls "
+	      "N agents\n"
+	      "    (admin token, POST /v1/enroll with a software EK "
+	      "certified by the\n"
+	      "    given TPM vendor CA and a software P-256 AK, "
+	      "ActivateCredential,\n"
+	      "    /v1/enroll/activate with a CSR), runs one warm-up round "
+	      "per agent,\n"
+	      "    then a closed-loop phase (C rounds in flight) and, with "
+	      "--rate, an\n"
+	      "    open-loop phase at a fixed offered rate. A round is "
+	      "challenge, quote\n"
+	      "    over sha256 PCRs 0-10, evidence with E new ima-ng "
+	      "entries. Agent i\n"
+	      "    talks to URL number i mod the number of URLs, over its "
+	      "own keep-alive\n"
+	      "    TLS connection. Every verdict is checked: honest agents "
+	      "must be\n"
+	      "    trusted, misbehaving ones untrusted.\n"
+	      "\n"
+	      "OPTIONS\n"
+	      "    --selftest [N]     software TPM self-test only (N EKs of "
+	      "each kind)\n"
+	      "    --url URL          verifier base URL (repeatable, up to 8)\n"
+	      "    --pki DIR          deploy/pki.sh directory (server-ca.pem, "
+	      "admin.pem,\n"
+	      "                       admin.key)\n"
+	      "    --ek-ca-cert FILE  TPM vendor CA certificate (PEM), in the "
+	      "verifier's\n"
+	      "                       ek_ca_dir\n"
+	      "    --ek-ca-key FILE   its private key (PEM)\n"
+	      "    --agents N         simulated agents (default 1000)\n"
+	      "    --concurrency C    rounds in flight / worker threads "
+	      "(default 32)\n"
+	      "    --duration S       seconds of each measured phase "
+	      "(default 20)\n"
+	      "    --rate R           open-loop phase at R attestations/s\n"
+	      "    --rate-frac F      open-loop phase at F x the saturation "
+	      "rate measured\n"
+	      "    --entries E        new IMA entries per round (default 100)\n"
+	      "    --files F          whitelisted files (default 10000)\n"
+	      "    --bad-sig FRAC     fraction of agents with broken quote "
+	      "signatures\n"
+	      "    --unknown FRAC     fraction of agents measuring a file "
+	      "not whitelisted\n"
+	      "    --first-big N      then one more agent whose first "
+	      "attestation has\n"
+	      "                       N entries; its time is reported\n"
+	      "    --rsa-ek           RSA-2048 EKs (about 0.34 s each to "
+	      "make) instead\n"
+	      "                       of ECC P-256 EKs\n"
+	      "    --reconnect        a new TLS connection every round\n"
+	      "    --verifier-pid PID verifier process to account CPU and "
+	      "memory of\n"
+	      "                       (repeatable)\n"
+	      "    --prefix P         agent id prefix (default lg)\n"
+	      "    --timeout S        seconds per request (default 120)\n"
+	      "    --help             this text\n"
+	      "\n"
+	      "OUTPUT\n"
+	      "    Human-readable lines, and one 'result' line per phase "
+	      "with key=value\n"
+	      "    pairs for scripts.\n"
+	      "\n"
+	      "EXIT STATUS\n"
+	      "    0 all verdicts as expected and no failed request; 1 "
+	      "otherwise;\n"
+	      "    2 usage.\n",
+	      f);
 }
 
-static double loadgen_now(void)
+struct lg_opts {
+	char *urls[LG_MAX_URLS];
+	unsigned int nurls;
+	const char *pki, *ekca_cert, *ekca_key, *prefix;
+	long agents, conc, duration, entries, files, big, timeout;
+	double rate, rate_frac, bad_sig, unknown;
+	int rsa_ek, reconnect;
+	int pids[LG_MAX_PIDS];
+	unsigned int npids;
+};
+
+struct lg_stats {
+	atomic_ulong done, errors, mismatches;
+	atomic_ulong nlat;
+	double *lat;
+};
+
+struct lg_run {
+	struct lg_conf *c;
+	struct lg_agent **agents;
+	unsigned int n;
+	unsigned int conc;
+	atomic_uint cursor;
+	atomic_ulong ticket;
+	double t0, end, rate; /* rate 0: closed loop */
+	struct lg_stats st;
+	int phase; /* 0 enroll, 1 warm-up, 2 measured */
+};
+
+static double lg_now(void)
 {
 	struct timespec ts;
 
@@ -41,166 +148,688 @@ static double loadgen_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int loadgen_one(double *t_gen, double *t_act)
+static void lg_sleep_until(double t)
 {
-	struct softtpm_ek *sek = NULL;
-	struct att_tpm_key *ek = NULL;
-	uint8_t name[34], secret[32], got[64];
-	const uint8_t *pub;
-	struct att_cred cred;
-	size_t publen, glen = 0;
-	double t0 = loadgen_now(), t1;
+	double d = t - lg_now();
+	struct timespec ts;
+
+	if (d <= 0)
+		return;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
+/* ---- process accounting (/proc) ---- */
+
+struct lg_proc {
+	double cpu;	     /* utime + stime, seconds, summed */
+	long rss_kb, hwm_kb; /* summed */
+};
+
+static int lg_proc_read(const int *pids, unsigned int n, struct lg_proc *p)
+{
+	char path[64], buf[1024], *q;
+	unsigned long ut, st;
+	unsigned int i;
+	long tck = sysconf(_SC_CLK_TCK);
+	FILE *f;
+
+	memset(p, 0, sizeof(*p));
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
+		f = fopen(path, "r");
+		if (!f)
+			return ATT_E_IO;
+		q = fgets(buf, sizeof(buf), f);
+		fclose(f);
+		q = q ? strrchr(buf, ')') : NULL;
+		/* after ")": state(3) ... utime(14) stime(15) */
+		if (!q || sscanf(q + 2,
+				 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+				 "%*u %lu %lu",
+				 &ut, &st) != 2)
+			return ATT_E_FORMAT;
+		p->cpu += (double)(ut + st) / (double)tck;
+		snprintf(path, sizeof(path), "/proc/%d/status", pids[i]);
+		f = fopen(path, "r");
+		if (!f)
+			return ATT_E_IO;
+		while (fgets(buf, sizeof(buf), f)) {
+			long v;
+
+			if (sscanf(buf, "VmRSS: %ld", &v) == 1)
+				p->rss_kb += v;
+			else if (sscanf(buf, "VmHWM: %ld", &v) == 1)
+				p->hwm_kb += v;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+static double lg_self_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+/* ---- workers ---- */
+
+static enum lg_kind lg_kind_of(const struct lg_opts *o, unsigned int i)
+{
+	double r = (double)(i % 1000) / 1000.0;
+
+	if (r < o->bad_sig)
+		return LG_BAD_SIG;
+	if (r < o->bad_sig + o->unknown)
+		return LG_UNKNOWN;
+	return LG_HONEST;
+}
+
+static const struct lg_opts *lg_o;
+
+static void lg_count(struct lg_run *r, int rc, int ok, double lat)
+{
+	unsigned long i;
+
+	if (rc) {
+		atomic_fetch_add(&r->st.errors, 1);
+		return;
+	}
+	atomic_fetch_add(&r->st.done, 1);
+	if (!ok)
+		atomic_fetch_add(&r->st.mismatches, 1);
+	if (r->st.lat) {
+		i = atomic_fetch_add(&r->st.nlat, 1);
+		if (i < LG_LAT_CAP)
+			r->st.lat[i] = lat;
+	}
+}
+
+/* Enrollment and warm-up: every agent once. */
+static void lg_each(struct lg_run *r, struct lg_scratch *s)
+{
+	unsigned int i;
+	int rc, ok = 1;
+	double t;
+
+	while ((i = atomic_fetch_add(&r->cursor, 1)) < r->n) {
+		t = lg_now();
+		if (r->phase == 0) {
+			rc = lg_agent_new(r->c, i, lg_kind_of(lg_o, i),
+					  &r->agents[i]);
+			if (!rc)
+				rc = lg_agent_enroll(r->agents[i], s);
+		} else {
+			rc = r->agents[i] ? lg_agent_round(r->agents[i], s, &ok)
+					  : ATT_E_STATE;
+		}
+		lg_count(r, rc, ok, lg_now() - t);
+	}
+}
+
+static struct lg_agent *lg_pick(struct lg_run *r)
+{
+	unsigned int i, tries;
+	struct lg_agent *a;
+
+	for (tries = 0; tries < 2 * r->n; tries++) {
+		i = atomic_fetch_add(&r->cursor, 1) % r->n;
+		a = r->agents[i];
+		if (a && lg_agent_claim(a))
+			return a;
+	}
+	return NULL;
+}
+
+static void lg_measured(struct lg_run *r, struct lg_scratch *s)
+{
+	struct lg_agent *a;
+	double ts, t1;
+	unsigned long j;
+	int rc, ok;
+
+	for (;;) {
+		if (r->rate > 0) {
+			j = atomic_fetch_add(&r->ticket, 1);
+			ts = r->t0 + (double)j / r->rate;
+			if (ts >= r->end)
+				return;
+			lg_sleep_until(ts);
+		} else {
+			ts = lg_now();
+			if (ts >= r->end)
+				return;
+		}
+		a = lg_pick(r);
+		if (!a) {
+			lg_errorf("no free agent: more concurrency than "
+				  "agents");
+			atomic_fetch_add(&r->st.errors, 1);
+			return;
+		}
+		rc = lg_agent_round(a, s, &ok);
+		t1 = lg_now();
+		lg_agent_release(a);
+		lg_count(r, rc, ok, t1 - ts);
+	}
+}
+
+static void *lg_worker(void *arg)
+{
+	struct lg_run *r = arg;
+	struct lg_scratch s;
+
+	if (lg_scratch_init(&s, r->c)) {
+		lg_scratch_release(&s);
+		atomic_fetch_add(&r->st.errors, 1);
+		return NULL;
+	}
+	if (r->phase < 2)
+		lg_each(r, &s);
+	else
+		lg_measured(r, &s);
+	lg_scratch_release(&s);
+	return NULL;
+}
+
+static int lg_phase(struct lg_run *r, int phase, double duration, double rate)
+{
+	pthread_t th[1024];
+	unsigned int i, nt = r->conc;
+
+	r->phase = phase;
+	atomic_store(&r->cursor, 0);
+	atomic_store(&r->ticket, 0);
+	atomic_store(&r->st.done, 0);
+	atomic_store(&r->st.errors, 0);
+	atomic_store(&r->st.mismatches, 0);
+	atomic_store(&r->st.nlat, 0);
+	r->rate = rate;
+	r->t0 = lg_now();
+	r->end = r->t0 + duration;
+	if (nt > 1024)
+		nt = 1024;
+	for (i = 0; i < nt; i++)
+		if (pthread_create(&th[i], NULL, lg_worker, r))
+			break;
+	nt = i;
+	for (i = 0; i < nt; i++)
+		pthread_join(th[i], NULL);
+	return nt ? 0 : ATT_E_INTERNAL;
+}
+
+static int lg_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double lg_pct(double *v, unsigned long n, double p)
+{
+	unsigned long i;
+
+	if (!n)
+		return NAN;
+	i = (unsigned long)(p * (double)(n - 1) + 0.5);
+	return v[i];
+}
+
+/* ---- setup ---- */
+
+static int lg_read_blob(const char *dir, const char *name, struct curl_blob *b,
+			struct att_buf *keep)
+{
+	char path[512];
 	int rc;
 
-	rc = softtpm_ek_new(&sek);
-	if (rc)
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rc = att_buf_read_file(keep, path, 1 << 20);
+	if (!rc)
+		rc = att_buf_cstr(keep);
+	if (rc) {
+		fprintf(stderr, "att-bench-loadgen: cannot read %s\n", path);
 		return rc;
-	*t_gen += loadgen_now() - t0;
-	pub = softtpm_ek_public(sek, &publen);
-	rc = att_tpm_key_parse(pub, publen, &ek);
-	if (rc)
-		goto out;
-	name[0] = 0x00;
-	name[1] = 0x0b; /* TPM2_ALG_SHA256 */
-	rc = ATT_E_CRYPTO;
-	if (RAND_bytes(name + 2, 32) != 1 || RAND_bytes(secret, 32) != 1)
-		goto out;
-	rc = att_make_credential(ek, name, sizeof(name), secret, sizeof(secret),
-				 &cred);
-	if (rc)
-		goto out;
-	t1 = loadgen_now();
-	rc = softtpm_activate(sek, name, sizeof(name), &cred, got, sizeof(got),
-			      &glen);
-	*t_act += loadgen_now() - t1;
-	if (rc)
-		goto out;
-	rc = ATT_E_VERIFY;
-	if (glen != sizeof(secret) || memcmp(got, secret, glen))
-		goto out;
-	/* The same credential bound to another AK name must be refused. */
-	name[2] ^= 1;
-	if (softtpm_activate(sek, name, sizeof(name), &cred, got, sizeof(got),
-			     &glen) != ATT_E_VERIFY)
-		goto out;
-	rc = 0;
-out:
-	att_tpm_key_free(ek);
-	softtpm_ek_free(sek);
+	}
+	b->data = keep->data;
+	b->len = keep->len;
+	b->flags = CURL_BLOB_NOCOPY;
+	return 0;
+}
+
+static int lg_load_ekca(const struct lg_opts *o, struct lg_conf *c)
+{
+	FILE *f = fopen(o->ekca_cert, "r");
+
+	if (f) {
+		c->ekca_cert = PEM_read_X509(f, NULL, NULL, NULL);
+		fclose(f);
+	}
+	f = fopen(o->ekca_key, "r");
+	if (f) {
+		c->ekca_key = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+		fclose(f);
+	}
+	if (!c->ekca_cert || !c->ekca_key) {
+		fprintf(stderr,
+			"att-bench-loadgen: cannot load the EK CA "
+			"(%s, %s)\n",
+			o->ekca_cert, o->ekca_key);
+		return ATT_E_CRYPTO;
+	}
+	return 0;
+}
+
+static int lg_put_whitelist(struct lg_conf *c)
+{
+	struct lg_scratch s;
+	struct att_buf wl;
+	char url[300];
+	unsigned int i;
+	long st = 0;
+	int rc;
+
+	att_buf_init(&wl, 0);
+	rc = lg_scratch_init(&s, c);
+	if (!rc)
+		rc = lg_files_whitelist(c->files, c->wl_name, &wl);
+	/* One database: the first verifier is enough; several URLs may
+	 * still be separate databases (SQLite), so each gets it. */
+	for (i = 0; !rc && i < c->nurls; i++) {
+		snprintf(url, sizeof(url), "%s/v1/whitelists", c->urls[i]);
+		rc = lg_http(s.admin, url, "POST", (const char *)wl.data,
+			     wl.len, &s.resp, &st);
+		if (!rc && st == 409) /* shared database: already there */
+			continue;
+		if (!rc && st != 201) {
+			fprintf(stderr,
+				"att-bench-loadgen: whitelist: HTTP %ld: "
+				"%.300s\n",
+				st, (const char *)s.resp.data);
+			rc = ATT_E_VERIFY;
+		}
+	}
+	att_buf_release(&wl);
+	lg_scratch_release(&s);
 	return rc;
 }
 
-/* An AK, a quote over sha256 PCRs 0-10, att_quote_verify; then a tampered
- * signature must fail with ATT_QR_SIGNATURE. */
-static int loadgen_quote(double *t_quote, double *t_verify)
+static int lg_parse(int argc, char **argv, struct lg_opts *o)
 {
-	struct softtpm_ak *sak = NULL;
-	struct att_tpm_key *ak = NULL;
-	struct att_pcr_sel sel = {0};
-	struct att_pcrs *pcrs = calloc(1, sizeof(*pcrs));
-	enum att_quote_reason why = ATT_QR_OK;
-	uint8_t nonce[20], attest[1024], sig[256], v[32];
-	const uint8_t *pub;
-	size_t publen, alen, slen;
-	unsigned int i;
-	double t0;
-	int rc = ATT_E_NOMEM;
+	enum {
+		O_URL = 256,
+		O_PKI,
+		O_EKC,
+		O_EKK,
+		O_AGENTS,
+		O_CONC,
+		O_DUR,
+		O_RATE,
+		O_RFRAC,
+		O_ENTRIES,
+		O_FILES,
+		O_BAD,
+		O_UNK,
+		O_BIG,
+		O_RSA,
+		O_RECON,
+		O_PID,
+		O_PREFIX,
+		O_TIMEOUT,
+		O_HELP,
+	};
+	static const struct option lo[] = {
+		{"url", 1, NULL, O_URL},
+		{"pki", 1, NULL, O_PKI},
+		{"ek-ca-cert", 1, NULL, O_EKC},
+		{"ek-ca-key", 1, NULL, O_EKK},
+		{"agents", 1, NULL, O_AGENTS},
+		{"concurrency", 1, NULL, O_CONC},
+		{"duration", 1, NULL, O_DUR},
+		{"rate", 1, NULL, O_RATE},
+		{"rate-frac", 1, NULL, O_RFRAC},
+		{"entries", 1, NULL, O_ENTRIES},
+		{"files", 1, NULL, O_FILES},
+		{"bad-sig", 1, NULL, O_BAD},
+		{"unknown", 1, NULL, O_UNK},
+		{"first-big", 1, NULL, O_BIG},
+		{"rsa-ek", 0, NULL, O_RSA},
+		{"reconnect", 0, NULL, O_RECON},
+		{"verifier-pid", 1, NULL, O_PID},
+		{"prefix", 1, NULL, O_PREFIX},
+		{"timeout", 1, NULL, O_TIMEOUT},
+		{"help", 0, NULL, O_HELP},
+		{NULL, 0, NULL, 0},
+	};
+	char *end;
+	long v;
+	double d;
+	int ch;
 
-	if (!pcrs)
-		return rc;
-	att_pcrs_clear(pcrs);
-	for (i = 0; i <= 10; i++) {
-		memset(v, (int)i, sizeof(v));
-		rc = att_pcrs_set(pcrs, ATT_HASH_SHA256, i, v, sizeof(v));
-		if (rc)
-			goto out;
+	while ((ch = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+		if (ch == O_HELP)
+			return 1;
+		if (ch == '?')
+			return ATT_E_INVAL;
+		if (ch == O_URL) {
+			if (o->nurls >= LG_MAX_URLS)
+				return ATT_E_INVAL;
+			o->urls[o->nurls++] = optarg;
+			continue;
+		}
+		if (ch == O_PKI || ch == O_EKC || ch == O_EKK ||
+		    ch == O_PREFIX) {
+			*(ch == O_PKI	? &o->pki
+			  : ch == O_EKC ? &o->ekca_cert
+			  : ch == O_EKK ? &o->ekca_key
+					: &o->prefix) = optarg;
+			continue;
+		}
+		if (ch == O_RSA || ch == O_RECON) {
+			*(ch == O_RSA ? &o->rsa_ek : &o->reconnect) = 1;
+			continue;
+		}
+		if (ch == O_RATE || ch == O_RFRAC || ch == O_BAD ||
+		    ch == O_UNK) {
+			d = strtod(optarg, &end);
+			if (*end || !(d >= 0) || d > 1e7)
+				goto bad;
+			*(ch == O_RATE	  ? &o->rate
+			  : ch == O_RFRAC ? &o->rate_frac
+			  : ch == O_BAD	  ? &o->bad_sig
+					  : &o->unknown) = d;
+			continue;
+		}
+		v = strtol(optarg, &end, 10);
+		if (*end || v < 0 || v > 10000000)
+			goto bad;
+		switch (ch) {
+		case O_AGENTS:
+			o->agents = v;
+			break;
+		case O_CONC:
+			o->conc = v;
+			break;
+		case O_DUR:
+			o->duration = v;
+			break;
+		case O_ENTRIES:
+			o->entries = v;
+			break;
+		case O_FILES:
+			o->files = v;
+			break;
+		case O_BIG:
+			o->big = v;
+			break;
+		case O_TIMEOUT:
+			o->timeout = v;
+			break;
+		case O_PID:
+			if (o->npids >= LG_MAX_PIDS)
+				return ATT_E_INVAL;
+			o->pids[o->npids++] = (int)v;
+			break;
+		default:
+			return ATT_E_INVAL;
+		}
+		continue;
+	bad:
+		fprintf(stderr, "att-bench-loadgen: bad value '%s'\n", optarg);
+		return ATT_E_INVAL;
 	}
-	rc = att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x7ff);
-	if (rc)
-		goto out;
-	rc = softtpm_ak_new(&sak);
-	if (rc)
-		goto out;
-	pub = softtpm_ak_public(sak, &publen);
-	rc = att_tpm_key_parse(pub, publen, &ak);
-	if (rc)
-		goto out;
-	rc = ATT_E_CRYPTO;
-	if (RAND_bytes(nonce, sizeof(nonce)) != 1)
-		goto out;
-	t0 = loadgen_now();
-	rc = softtpm_quote(sak, nonce, sizeof(nonce), &sel, pcrs, attest,
-			   sizeof(attest), &alen, sig, sizeof(sig), &slen);
-	*t_quote += loadgen_now() - t0;
-	if (rc)
-		goto out;
-	t0 = loadgen_now();
-	rc = att_quote_verify(ak, attest, alen, sig, slen, nonce, sizeof(nonce),
-			      &sel, pcrs, NULL, &why);
-	*t_verify += loadgen_now() - t0;
-	if (rc) {
-		fprintf(stderr, "quote refused: %s\n",
-			att_quote_reason_str(why));
-		goto out;
+	if (optind != argc || !o->nurls || !o->pki || !o->ekca_cert ||
+	    !o->ekca_key || o->agents < 1 || o->conc < 1 || o->conc > 1024 ||
+	    o->files < 1 || o->entries < 1 || o->bad_sig + o->unknown > 1 ||
+	    (o->unknown > 0 && o->entries < 2))
+		return ATT_E_INVAL;
+	return 0;
+}
+
+/* ---- reports ---- */
+
+static void lg_report(const char *phase, struct lg_run *r, double secs,
+		      const struct lg_proc *p0, const struct lg_proc *p1,
+		      double self_cpu, double offered)
+{
+	unsigned long done = atomic_load(&r->st.done);
+	unsigned long n = atomic_load(&r->st.nlat);
+	double rate = (double)done / secs, p50, p99, vcpu;
+
+	if (n > LG_LAT_CAP)
+		n = LG_LAT_CAP;
+	qsort(r->st.lat, n, sizeof(double), lg_cmp_double);
+	p50 = lg_pct(r->st.lat, n, 0.50) * 1e3;
+	p99 = lg_pct(r->st.lat, n, 0.99) * 1e3;
+	vcpu = done && p1 ? (p1->cpu - p0->cpu) * 1e3 / (double)done : NAN;
+	printf("%s: %lu attestations in %.1f s = %.0f/s%s; latency p50 "
+	       "%.1f ms p99 %.1f ms; verifier CPU %.3f ms/attestation; "
+	       "loadgen CPU %.3f ms/attestation; %lu errors, %lu wrong "
+	       "verdicts\n",
+	       phase, done, secs, rate, offered > 0 ? " (open loop)" : "", p50,
+	       p99, vcpu, done ? self_cpu * 1e3 / (double)done : NAN,
+	       (unsigned long)atomic_load(&r->st.errors),
+	       (unsigned long)atomic_load(&r->st.mismatches));
+	printf("result phase=%s agents=%u conc=%u offered=%.0f att_per_s=%.1f "
+	       "p50_ms=%.2f p99_ms=%.2f verifier_cpu_ms=%.3f "
+	       "loadgen_cpu_ms=%.3f errors=%lu wrong=%lu rss_kb=%ld "
+	       "hwm_kb=%ld\n",
+	       phase, r->n, r->conc, offered, rate, p50, p99, vcpu,
+	       done ? self_cpu * 1e3 / (double)done : NAN,
+	       (unsigned long)atomic_load(&r->st.errors),
+	       (unsigned long)atomic_load(&r->st.mismatches),
+	       p1 ? p1->rss_kb : 0L, p1 ? p1->hwm_kb : 0L);
+	fflush(stdout);
+}
+
+static int lg_bad(struct lg_run *r)
+{
+	return atomic_load(&r->st.errors) || atomic_load(&r->st.mismatches);
+}
+
+/* Phases: enroll, warm-up, saturation, open loop. */
+static int lg_main(const struct lg_opts *o, struct lg_conf *c)
+{
+	struct lg_run r;
+	struct lg_proc p0, p1, pa, pb;
+	int have = o->npids > 0, failed = 0;
+	double t, cpu, sat = 0, rate;
+	unsigned int i;
+
+	memset(&r, 0, sizeof(r));
+	r.c = c;
+	r.n = (unsigned int)o->agents;
+	r.conc = (unsigned int)o->conc;
+	r.agents = calloc(r.n, sizeof(*r.agents));
+	r.st.lat = malloc(LG_LAT_CAP * sizeof(double));
+	if (!r.agents || !r.st.lat)
+		return ATT_E_NOMEM;
+	if (have && lg_proc_read(o->pids, o->npids, &p0))
+		have = 0;
+	if (!have)
+		fprintf(stderr, "att-bench-loadgen: no verifier pid to "
+				"account: CPU and memory not reported\n");
+
+	t = lg_now();
+	lg_phase(&r, 0, 0, 0);
+	t = lg_now() - t;
+	printf("enroll: %lu agents (%s EKs) in %.1f s = %.0f/s; %lu "
+	       "errors\n",
+	       (unsigned long)atomic_load(&r.st.done),
+	       c->ecc_ek ? "ECC P-256" : "RSA-2048", t,
+	       (double)atomic_load(&r.st.done) / t,
+	       (unsigned long)atomic_load(&r.st.errors));
+	failed |= lg_bad(&r);
+
+	t = lg_now();
+	cpu = lg_self_cpu();
+	lg_phase(&r, 1, 0, 0);
+	t = lg_now() - t;
+	if (have)
+		lg_proc_read(o->pids, o->npids, &pa);
+	lg_report("warmup", &r, t, &p0, have ? &pa : NULL, lg_self_cpu() - cpu,
+		  0);
+	failed |= lg_bad(&r);
+	if (have)
+		printf("result phase=memory agents=%u rss_before_kb=%ld "
+		       "rss_after_kb=%ld per_agent_kb=%.2f\n",
+		       r.n, p0.rss_kb, pa.rss_kb,
+		       (double)(pa.rss_kb - p0.rss_kb) / (double)r.n);
+
+	if (o->duration > 0) {
+		cpu = lg_self_cpu();
+		if (have)
+			lg_proc_read(o->pids, o->npids, &pa);
+		t = lg_now();
+		lg_phase(&r, 2, (double)o->duration, 0);
+		t = lg_now() - t;
+		if (have)
+			lg_proc_read(o->pids, o->npids, &pb);
+		lg_report("saturation", &r, t, &pa, have ? &pb : NULL,
+			  lg_self_cpu() - cpu, 0);
+		sat = (double)atomic_load(&r.st.done) / t;
+		failed |= lg_bad(&r);
 	}
-	sig[slen - 1] ^= 1;
-	rc = att_quote_verify(ak, attest, alen, sig, slen, nonce, sizeof(nonce),
-			      &sel, pcrs, NULL, &why);
-	if (rc != ATT_E_VERIFY || why != ATT_QR_SIGNATURE) {
-		rc = ATT_E_INTERNAL;
-		goto out;
+	rate = o->rate > 0 ? o->rate : o->rate_frac * sat;
+	if (o->duration > 0 && rate > 0) {
+		cpu = lg_self_cpu();
+		if (have)
+			lg_proc_read(o->pids, o->npids, &pa);
+		t = lg_now();
+		lg_phase(&r, 2, (double)o->duration, rate);
+		t = lg_now() - t;
+		if (have)
+			lg_proc_read(o->pids, o->npids, &pb);
+		lg_report("rate", &r, t, &pa, have ? &pb : NULL,
+			  lg_self_cpu() - cpu, rate);
+		failed |= lg_bad(&r);
 	}
-	rc = 0;
-out:
-	att_tpm_key_free(ak);
-	softtpm_ak_free(sak);
-	free(pcrs);
-	return rc;
+	if (o->big > 0) {
+		struct lg_agent *a = NULL;
+		struct lg_scratch s;
+		int ok = 0, rc;
+
+		rc = lg_scratch_init(&s, c);
+		if (!rc)
+			rc = lg_agent_new(c, r.n, LG_HONEST, &a);
+		if (!rc)
+			rc = lg_agent_enroll(a, &s);
+		if (!rc) {
+			lg_agent_set_first(a, (uint32_t)o->big);
+			if (have)
+				lg_proc_read(o->pids, o->npids, &pa);
+			t = lg_now();
+			rc = lg_agent_round(a, &s, &ok);
+			t = lg_now() - t;
+			if (have)
+				lg_proc_read(o->pids, o->npids, &pb);
+		}
+		if (rc || !ok) {
+			fprintf(stderr, "att-bench-loadgen: first-big: %s\n",
+				rc ? att_strerror(rc) : "wrong verdict");
+			failed = 1;
+		} else {
+			printf("first-big: first attestation with %ld entries "
+			       "(evidence %zu bytes) trusted in %.3f s; "
+			       "verifier CPU %.3f s\n",
+			       o->big + 1, s.body.len, t,
+			       have ? pb.cpu - pa.cpu : NAN);
+			printf("result phase=first-big entries=%ld "
+			       "seconds=%.3f verifier_cpu_s=%.3f hwm_kb=%ld\n",
+			       o->big + 1, t, have ? pb.cpu - pa.cpu : NAN,
+			       have ? pb.hwm_kb : 0L);
+		}
+		lg_agent_free(a);
+		lg_scratch_release(&s);
+	}
+	if (have && !lg_proc_read(o->pids, o->npids, &p1))
+		printf("result phase=end rss_kb=%ld hwm_kb=%ld\n", p1.rss_kb,
+		       p1.hwm_kb);
+	for (i = 0; i < r.n; i++)
+		lg_agent_free(r.agents[i]);
+	free(r.agents);
+	free(r.st.lat);
+	return failed ? ATT_E_VERIFY : 0;
 }
 
 int main(int argc, char **argv)
 {
-	double t_gen = 0, t_act = 0, t_quote = 0, t_verify = 0;
+	struct lg_opts o;
+	struct lg_conf c;
+	struct lg_files *files = NULL;
+	struct att_buf ca, ac, ak;
 	long n = 20;
 	char *end;
-	int i, rc;
+	int rc;
 
-	if (argc < 2 || !strcmp(argv[1], "--help")) {
-		loadgen_usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
-	}
-	if (strcmp(argv[1], "--selftest")) {
-		loadgen_usage(stderr);
-		return 2;
-	}
-	if (argc > 2) {
-		n = strtol(argv[2], &end, 10);
-		if (*end || n < 1 || n > 100000) {
-			fprintf(stderr, "bad N: %s\n", argv[2]);
-			return 2;
+	if (argc >= 2 && !strcmp(argv[1], "--selftest")) {
+		if (argc > 2) {
+			n = strtol(argv[2], &end, 10);
+			if (*end || n < 1 || n > 100000) {
+				fprintf(stderr, "bad N: %s\n", argv[2]);
+				return 2;
+			}
 		}
+		return lg_selftest(n) ? 1 : 0;
 	}
-	for (i = 0; i < n; i++) {
-		rc = loadgen_one(&t_gen, &t_act);
-		if (rc) {
-			fprintf(stderr, "selftest %d failed: %s\n", i,
-				att_strerror(rc));
-			return 1;
-		}
+	memset(&o, 0, sizeof(o));
+	o.agents = 1000;
+	o.conc = 32;
+	o.duration = 20;
+	o.entries = 100;
+	o.files = 10000;
+	o.timeout = 120;
+	o.prefix = "lg";
+	rc = lg_parse(argc, argv, &o);
+	if (rc) {
+		lg_usage(rc > 0 ? stdout : stderr);
+		return rc > 0 ? 0 : 2;
 	}
-	for (i = 0; i < n; i++) {
-		rc = loadgen_quote(&t_quote, &t_verify);
-		if (rc) {
-			fprintf(stderr, "quote selftest %d failed: %s\n", i,
-				att_strerror(rc));
-			return 1;
-		}
-	}
-	printf("quote ok: ECDSA P-256 quote %.3f ms, att_quote_verify "
-	       "%.3f ms\n",
-	       t_quote * 1e3 / (double)n, t_verify * 1e3 / (double)n);
-	printf("selftest ok: %ld EKs, RSA-2048 keygen %.2f ms/EK, "
-	       "ActivateCredential %.3f ms\n",
-	       n, t_gen * 1e3 / (double)n, t_act * 1e3 / (double)n);
-	return 0;
+	lg_o = &o;
+	memset(&c, 0, sizeof(c));
+	if (curl_global_init(CURL_GLOBAL_DEFAULT))
+		return 1;
+	c.urls = o.urls;
+	c.nurls = o.nurls;
+	c.entries = (unsigned int)o.entries;
+	c.ecc_ek = !o.rsa_ek;
+	c.reconnect = o.reconnect;
+	c.wl_name = "bench";
+	c.prefix = o.prefix;
+	c.timeout = o.timeout;
+	c.headers = curl_slist_append(NULL, "Content-Type: application/json");
+	c.headers = curl_slist_append(c.headers, "Expect:");
+	att_buf_init(&ca, 1 << 20);
+	att_buf_init(&ac, 1 << 20);
+	att_buf_init(&ak, 1 << 20);
+	rc = lg_read_blob(o.pki, "server-ca.pem", &c.ca, &ca);
+	if (!rc)
+		rc = lg_read_blob(o.pki, "admin.pem", &c.admin_cert, &ac);
+	if (!rc)
+		rc = lg_read_blob(o.pki, "admin.key", &c.admin_key, &ak);
+	if (!rc)
+		rc = lg_load_ekca(&o, &c);
+	if (!rc)
+		rc = lg_files_new((uint32_t)o.files, &files);
+	c.files = files;
+	if (!rc)
+		rc = lg_put_whitelist(&c);
+	if (!rc)
+		rc = lg_main(&o, &c);
+	if (rc)
+		fprintf(stderr, "att-bench-loadgen: %s\n", att_strerror(rc));
+	lg_files_free(files);
+	att_buf_wipe_release(&ak);
+	att_buf_release(&ac);
+	att_buf_release(&ca);
+	X509_free(c.ekca_cert);
+	EVP_PKEY_free(c.ekca_key);
+	curl_slist_free_all(c.headers);
+	curl_global_cleanup();
+	return rc ? 1 : 0;
 }

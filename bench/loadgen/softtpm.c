@@ -21,8 +21,11 @@
 
 struct softtpm_ek {
 	EVP_PKEY *pkey;
+	int ecc; /* P-256 EK (TCG template L-2 shape), else RSA-2048 */
 	uint8_t pub[sizeof(TPM2B_PUBLIC)];
 	size_t pub_len;
+	uint8_t x[32]; /* ECC: the public point */
+	uint8_t y[32];
 };
 
 void softtpm_ek_free(struct softtpm_ek *ek)
@@ -72,25 +75,81 @@ out:
 	return rc;
 }
 
-int softtpm_ek_new(struct softtpm_ek **out)
+static int softtpm_marshal_ecc(struct softtpm_ek *ek)
+{
+	TPM2B_PUBLIC p = {0};
+	TPMT_PUBLIC *t = &p.publicArea;
+	BIGNUM *x = NULL, *y = NULL;
+	size_t off = 0;
+	int rc = ATT_E_CRYPTO;
+
+	if (!EVP_PKEY_get_bn_param(ek->pkey, OSSL_PKEY_PARAM_EC_PUB_X, &x) ||
+	    !EVP_PKEY_get_bn_param(ek->pkey, OSSL_PKEY_PARAM_EC_PUB_Y, &y))
+		goto out;
+	if (BN_bn2binpad(x, ek->x, 32) != 32 ||
+	    BN_bn2binpad(y, ek->y, 32) != 32)
+		goto out;
+	t->type = TPM2_ALG_ECC;
+	t->nameAlg = TPM2_ALG_SHA256;
+	t->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
+			      TPMA_OBJECT_SENSITIVEDATAORIGIN |
+			      TPMA_OBJECT_ADMINWITHPOLICY |
+			      TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT;
+	t->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_AES;
+	t->parameters.eccDetail.symmetric.keyBits.aes = 128;
+	t->parameters.eccDetail.symmetric.mode.aes = TPM2_ALG_CFB;
+	t->parameters.eccDetail.scheme.scheme = TPM2_ALG_NULL;
+	t->parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
+	t->parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
+	t->unique.ecc.x.size = 32;
+	t->unique.ecc.y.size = 32;
+	memcpy(t->unique.ecc.x.buffer, ek->x, 32);
+	memcpy(t->unique.ecc.y.buffer, ek->y, 32);
+	if (Tss2_MU_TPM2B_PUBLIC_Marshal(&p, ek->pub, sizeof(ek->pub), &off))
+		goto out;
+	ek->pub_len = off;
+	rc = 0;
+out:
+	BN_free(x);
+	BN_free(y);
+	return rc;
+}
+
+static int softtpm_ek_make(int ecc, struct softtpm_ek **out)
 {
 	struct softtpm_ek *ek = calloc(1, sizeof(*ek));
 	int rc;
 
 	if (!ek)
 		return ATT_E_NOMEM;
-	ek->pkey = EVP_RSA_gen(2048);
+	ek->ecc = ecc;
+	ek->pkey = ecc ? EVP_EC_gen("P-256") : EVP_RSA_gen(2048);
 	if (!ek->pkey) {
 		free(ek);
 		return ATT_E_CRYPTO;
 	}
-	rc = softtpm_marshal_pub(ek);
+	rc = ecc ? softtpm_marshal_ecc(ek) : softtpm_marshal_pub(ek);
 	if (rc) {
 		softtpm_ek_free(ek);
 		return rc;
 	}
 	*out = ek;
 	return 0;
+}
+
+int softtpm_ek_new(struct softtpm_ek **out)
+{
+	return softtpm_ek_make(0, out);
+}
+
+int softtpm_ek_new_ecc(struct softtpm_ek **out)
+{
+	return softtpm_ek_make(1, out);
+}
+
+EVP_PKEY *softtpm_ek_pkey(const struct softtpm_ek *ek)
+{
+	return ek->pkey;
 }
 
 static int softtpm_oaep_decrypt(const struct softtpm_ek *ek, const uint8_t *in,
@@ -120,6 +179,57 @@ out:
 	return rc;
 }
 
+/*
+ * ECC: the secret is the ephemeral point Q_e (TPMS_ECC_POINT); Z =
+ * x(d_ek * Q_e); seed = KDFe(sha256, Z, "IDENTITY", x_e, x_ek).
+ */
+static int softtpm_ecdh_seed(const struct softtpm_ek *ek, const uint8_t *in,
+			     size_t inlen, uint8_t *seed, size_t *seed_len)
+{
+	TPMS_ECC_POINT pt;
+	OSSL_PARAM prm[3];
+	EVP_PKEY_CTX *fc = NULL, *dc = NULL;
+	EVP_PKEY *peer = NULL;
+	uint8_t oct[65], z[32];
+	size_t off = 0, zlen = sizeof(z);
+	int rc = ATT_E_FORMAT;
+
+	memset(&pt, 0, sizeof(pt));
+	if (Tss2_MU_TPMS_ECC_POINT_Unmarshal(in, inlen, &off, &pt) ||
+	    off != inlen || pt.x.size != 32 || pt.y.size != 32)
+		return rc;
+	oct[0] = 0x04;
+	memcpy(oct + 1, pt.x.buffer, 32);
+	memcpy(oct + 33, pt.y.buffer, 32);
+	prm[0] = OSSL_PARAM_construct_utf8_string(OSSL_PKEY_PARAM_GROUP_NAME,
+						  (char *)"P-256", 0);
+	prm[1] = OSSL_PARAM_construct_octet_string(OSSL_PKEY_PARAM_PUB_KEY, oct,
+						   sizeof(oct));
+	prm[2] = OSSL_PARAM_construct_end();
+	rc = ATT_E_CRYPTO;
+	fc = EVP_PKEY_CTX_new_from_name(NULL, "EC", NULL);
+	if (!fc || EVP_PKEY_fromdata_init(fc) <= 0 ||
+	    EVP_PKEY_fromdata(fc, &peer, EVP_PKEY_PUBLIC_KEY, prm) <= 0)
+		goto out;
+	dc = EVP_PKEY_CTX_new(ek->pkey, NULL);
+	if (!dc || EVP_PKEY_derive_init(dc) <= 0 ||
+	    EVP_PKEY_derive_set_peer(dc, peer) <= 0 ||
+	    EVP_PKEY_derive(dc, z, &zlen) <= 0 || zlen != sizeof(z)) {
+		rc = ATT_E_VERIFY;
+		goto out;
+	}
+	rc = att_kdfe(ATT_HASH_SHA256, z, zlen, "IDENTITY", pt.x.buffer, 32,
+		      ek->x, 32, 256, seed);
+	if (!rc)
+		*seed_len = 32;
+out:
+	OPENSSL_cleanse(z, sizeof(z));
+	EVP_PKEY_free(peer);
+	EVP_PKEY_CTX_free(fc);
+	EVP_PKEY_CTX_free(dc);
+	return rc;
+}
+
 int softtpm_activate(const struct softtpm_ek *ek, const uint8_t *ak_name,
 		     size_t ak_name_len, const struct att_cred *cred,
 		     uint8_t *out, size_t cap, size_t *out_len)
@@ -135,8 +245,12 @@ int softtpm_activate(const struct softtpm_ek *ek, const uint8_t *ak_name,
 	size_t enclen, slen;
 	int rc, n = 0, f = 0;
 
-	rc = softtpm_oaep_decrypt(ek, cred->secret.secret, cred->secret.size,
-				  seed, &seed_len);
+	if (ek->ecc)
+		rc = softtpm_ecdh_seed(ek, cred->secret.secret,
+				       cred->secret.size, seed, &seed_len);
+	else
+		rc = softtpm_oaep_decrypt(ek, cred->secret.secret,
+					  cred->secret.size, seed, &seed_len);
 	if (rc)
 		return rc;
 	rc = ATT_E_FORMAT;
@@ -199,7 +313,13 @@ struct softtpm_ak {
 	uint8_t pub[sizeof(TPM2B_PUBLIC)];
 	size_t pub_len;
 	uint64_t clock;
+	uint32_t reset_count;
 };
+
+void softtpm_ak_reboot(struct softtpm_ak *ak)
+{
+	ak->reset_count++;
+}
 
 void softtpm_ak_free(struct softtpm_ak *ak)
 {
@@ -323,6 +443,7 @@ int softtpm_quote(struct softtpm_ak *ak, const uint8_t *nonce, size_t nlen,
 	a.extraData.size = (UINT16)nlen;
 	memcpy(a.extraData.buffer, nonce, nlen);
 	a.clockInfo.clock = ++ak->clock;
+	a.clockInfo.resetCount = ak->reset_count;
 	a.clockInfo.safe = 1;
 	a.firmwareVersion = 0x20240101;
 	rc = att_pcr_sel_to_tpml(sel, &a.attested.quote.pcrSelect);

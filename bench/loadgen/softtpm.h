@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <openssl/evp.h>
+
 #include "attest/tpm_cred.h"
 #include "attest/tpm_quote.h"
 
@@ -16,16 +18,20 @@ struct softtpm_ek;
 
 /* A fresh RSA-2048 EK (nameAlg sha256, AES-128-CFB, TCG EK attributes). */
 int softtpm_ek_new(struct softtpm_ek **out);
+/* A fresh ECC NIST P-256 EK (same attributes and symmetric scheme). */
+int softtpm_ek_new_ecc(struct softtpm_ek **out);
+/* The EK's key pair (owned by ek), e.g. for its certificate. */
+EVP_PKEY *softtpm_ek_pkey(const struct softtpm_ek *ek);
 void softtpm_ek_free(struct softtpm_ek *ek);
 /* The EK's marshaled TPM2B_PUBLIC (owned by ek). */
 const uint8_t *softtpm_ek_public(const struct softtpm_ek *ek, size_t *len);
 
 /*
- * TPM2_ActivateCredential: decrypts the seed (RSA-OAEP, label
- * "IDENTITY\0"), checks the outer HMAC (KDFa "INTEGRITY") over
- * encIdentity || ak_name, decrypts encIdentity (KDFa "STORAGE",
- * AES-128-CFB, IV 0) and returns the secret in out (cap bytes).
- * ATT_E_VERIFY when the HMAC does not match.
+ * TPM2_ActivateCredential: recovers the seed (RSA-OAEP, label
+ * "IDENTITY\0"; ECC: ECDH with the ephemeral point and KDFe), checks the outer
+ * HMAC (KDFa "INTEGRITY") over encIdentity || ak_name, decrypts encIdentity
+ * (KDFa "STORAGE", AES-128-CFB, IV 0) and returns the secret in out (cap
+ * bytes). ATT_E_VERIFY when the HMAC does not match.
  */
 int softtpm_activate(const struct softtpm_ek *ek, const uint8_t *ak_name,
 		     size_t ak_name_len, const struct att_cred *cred,
@@ -36,6 +42,8 @@ struct softtpm_ak;
 /* A fresh ECDSA P-256 AK (restricted signing, ECDSA-SHA256, nameAlg sha256). */
 int softtpm_ak_new(struct softtpm_ak **out);
 void softtpm_ak_free(struct softtpm_ak *ak);
+/* A TPM reset: resetCount moves on (the clock keeps counting up). */
+void softtpm_ak_reboot(struct softtpm_ak *ak);
 /* The AK's marshaled TPM2B_PUBLIC (owned by ak). */
 const uint8_t *softtpm_ak_public(const struct softtpm_ak *ak, size_t *len);
 
