@@ -38,11 +38,45 @@ struct ver_conn_req {
 	struct timespec start;
 };
 
+/*
+ * A connection's client certificate chain, classified once: parsing and
+ * verifying it (ver_auth_classify) costs more than the rest of a small
+ * request, and keep-alive connections carry many requests. The leaf is
+ * compared byte for byte before the cached answer is used.
+ */
+struct ver_conn_peer {
+	int valid;
+	unsigned int n;
+	uint8_t *leaf;
+	size_t leaf_len;
+	struct ver_peer peer;
+};
+
+static void on_connection(void *cls, struct MHD_Connection *c,
+			  void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct ver_conn_peer *cp = *socket_context;
+
+	(void)cls;
+	(void)c;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		*socket_context = calloc(1, sizeof(*cp)); /* NULL: no cache */
+		return;
+	}
+	if (cp) {
+		free(cp->leaf);
+		free(cp);
+	}
+	*socket_context = NULL;
+}
+
 static void classify_peer(struct ver_server *s, struct MHD_Connection *c,
 			  struct ver_peer *p)
 {
 	const union MHD_ConnectionInfo *ci;
 	const gnutls_datum_t *certs;
+	struct ver_conn_peer *cp = NULL;
 	const uint8_t *der[8];
 	size_t len[8];
 	unsigned int n = 0, i;
@@ -55,11 +89,31 @@ static void classify_peer(struct ver_server *s, struct MHD_Connection *c,
 					     &n);
 	if (!certs || n == 0 || n > 8)
 		return;
+	ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	if (ci)
+		cp = ci->socket_context;
+	if (cp && cp->valid && cp->n == n && cp->leaf_len == certs[0].size &&
+	    !memcmp(cp->leaf, certs[0].data, certs[0].size)) {
+		*p = cp->peer;
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		der[i] = certs[i].data;
 		len[i] = certs[i].size;
 	}
 	ver_auth_classify(s->ctx->auth, der, len, n, p);
+	if (!cp)
+		return;
+	free(cp->leaf);
+	cp->valid = 0;
+	cp->leaf = malloc(certs[0].size);
+	if (!cp->leaf)
+		return;
+	memcpy(cp->leaf, certs[0].data, certs[0].size);
+	cp->leaf_len = certs[0].size;
+	cp->n = n;
+	cp->peer = *p;
+	cp->valid = 1;
 }
 
 const char *ver_query(struct ver_req *rq, const char *key)
@@ -260,6 +314,7 @@ int ver_server_start(struct ver_ctx *ctx, struct ver_server **out)
 		MHD_OPTION_CONNECTION_TIMEOUT, cfg->request_timeout,
 		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+		MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
 	if (!s->d) {
 		att_err("cannot start the HTTPS server on %s:%u: %s",
