@@ -56,13 +56,55 @@ int sq_fail(struct sq_store *q, const char *what)
 	return ATT_E_DB;
 }
 
+/*
+ * Preparing costs more than running most of these statements, and it
+ * happens under the store's lock: statements are kept (the SQL pointer is
+ * the key, its text is compared too, in case it is not a literal).
+ */
 int sq_prepare(struct sq_store *q, const char *sql, sqlite3_stmt **st)
 {
-	if (sqlite3_prepare_v2(q->db, sql, -1, st, NULL) != SQLITE_OK) {
+	int i, slot = -1;
+
+	for (i = 0; i < SQ_STMT_CACHE; i++) {
+		if (!q->cache[i].st) {
+			if (slot < 0)
+				slot = i;
+			continue;
+		}
+		if (q->cache[i].sql == sql && !q->cache[i].busy &&
+		    !strcmp(sqlite3_sql(q->cache[i].st), sql)) {
+			q->cache[i].busy = 1;
+			*st = q->cache[i].st;
+			return 0;
+		}
+	}
+	if (sqlite3_prepare_v3(q->db, sql, -1,
+			       slot >= 0 ? SQLITE_PREPARE_PERSISTENT : 0, st,
+			       NULL) != SQLITE_OK) {
 		*st = NULL;
 		return sq_fail(q, "prepare");
 	}
+	if (slot >= 0) {
+		q->cache[slot].sql = sql;
+		q->cache[slot].st = *st;
+		q->cache[slot].busy = 1;
+	}
 	return 0;
+}
+
+void sq_finish(struct sq_store *q, sqlite3_stmt *st)
+{
+	int i;
+
+	for (i = 0; st && i < SQ_STMT_CACHE; i++) {
+		if (q->cache[i].st == st) {
+			sqlite3_reset(st);
+			sqlite3_clear_bindings(st);
+			q->cache[i].busy = 0;
+			return;
+		}
+	}
+	sq_finish(q, st);
 }
 
 int sq_exec(struct sq_store *q, const char *sql)
@@ -161,7 +203,7 @@ static int sq_get_version(struct sq_store *q, int *v)
 	} else {
 		rc = sq_fail(q, "schema_version");
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	return rc;
 }
 
@@ -201,7 +243,7 @@ static int sq_migrate(struct sq_store *q)
 		goto fail;
 	sqlite3_bind_int(st, 1, SQ_NMIGRATIONS);
 	rc = sq_step_done(q, st);
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	if (rc)
 		goto fail;
 	return sq_exec(q, "COMMIT");
@@ -213,7 +255,10 @@ fail:
 static void sq_free(struct att_store *s)
 {
 	struct sq_store *q = sq(s);
+	int i;
 
+	for (i = 0; i < SQ_STMT_CACHE; i++)
+		sqlite3_finalize(q->cache[i].st);
 	sqlite3_close(q->db);
 	pthread_mutex_destroy(&q->lock);
 	free(q);
@@ -271,7 +316,7 @@ static int sq_wl_put(struct att_store *s, const char *name, const char *body,
 	} else {
 		rc = sq_fail(q, "whitelist insert");
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -307,7 +352,7 @@ static int sq_wl_get(struct att_store *s, const char *name, int64_t version,
 	} else {
 		rc = sq_fail(q, "whitelist get");
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -334,7 +379,7 @@ static int sq_wl_latest(struct att_store *s, const char *name, int64_t *version)
 	} else {
 		rc = sq_fail(q, "whitelist latest");
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -367,7 +412,7 @@ static int sq_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg)
 		rc = 0;
 	else if (rc > 0)
 		rc = sq_fail(q, "whitelist list");
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -396,7 +441,7 @@ static int sq_wl_delete(struct att_store *s, const char *name)
 		rc = ATT_E_STATE;
 		goto fail;
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	rc = sq_prepare(q, "DELETE FROM whitelists WHERE name = ?1", &st);
 	if (rc)
 		goto fail;
@@ -408,11 +453,11 @@ static int sq_wl_delete(struct att_store *s, const char *name)
 		rc = ATT_E_NOT_FOUND;
 		goto fail;
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	rc = sq_exec(q, "COMMIT");
 	goto out;
 fail:
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	sq_exec(q, "ROLLBACK");
 out:
 	pthread_mutex_unlock(&q->lock);

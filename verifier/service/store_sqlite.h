@@ -11,15 +11,29 @@
 
 #include "store_impl.h"
 
+/* Prepared statements kept for reuse, keyed by their SQL text. */
+#define SQ_STMT_CACHE 32
+
 struct sq_store {
 	struct att_store base;
 	sqlite3 *db;
 	pthread_mutex_t lock;
+	struct {
+		const char *sql;
+		sqlite3_stmt *st;
+		int busy;
+	} cache[SQ_STMT_CACHE];
 };
 
 struct sq_store *sq(struct att_store *s);
 int sq_fail(struct sq_store *q, const char *what);
+/*
+ * A prepared statement for sql, from the cache when it is there; give it
+ * back with sq_finish (reset and kept, or finalized), never
+ * sqlite3_finalize.
+ */
 int sq_prepare(struct sq_store *q, const char *sql, sqlite3_stmt **st);
+void sq_finish(struct sq_store *q, sqlite3_stmt *st);
 int sq_exec(struct sq_store *q, const char *sql);
 int sq_step_done(struct sq_store *q, sqlite3_stmt *st);
 int sq_text(sqlite3_stmt *st, int i, const char *s);

@@ -89,7 +89,7 @@ int sq_agent_get(struct att_store *s, const char *id, struct att_agent_rec *out)
 		rc = ATT_E_NOT_FOUND;
 	else
 		rc = sq_fail(q, "agent get");
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -114,7 +114,7 @@ int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
 	rc = sq_step_done(q, st);
 	if (!rc)
 		a->rev = 1;
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -141,7 +141,7 @@ int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
 	sq_bind_agent(st, a);
 	sqlite3_bind_int64(st, 2, a->rev);
 	rc = sq_step_done(q, st);
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	if (rc)
 		goto out;
 	if (sqlite3_changes(q->db) == 1) {
@@ -157,7 +157,7 @@ int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
 	rc = rc == SQLITE_ROW	 ? ATT_E_STATE
 	     : rc == SQLITE_DONE ? ATT_E_NOT_FOUND
 				 : sq_fail(q, "agent update");
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -178,7 +178,7 @@ int sq_agent_delete(struct att_store *s, const char *id)
 		goto fail;
 	sq_text(st, 1, id);
 	rc = sq_step_done(q, st);
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	if (!rc && sqlite3_changes(q->db) == 0)
 		rc = ATT_E_NOT_FOUND;
 	if (rc)
@@ -188,13 +188,13 @@ int sq_agent_delete(struct att_store *s, const char *id)
 		goto fail;
 	sq_text(st, 1, id);
 	rc = sq_step_done(q, st);
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 	if (!rc) {
 		rc = sq_prepare(q, "DELETE FROM nonces WHERE agent = ?1", &st);
 		if (!rc) {
 			sq_text(st, 1, id);
 			rc = sq_step_done(q, st);
-			sqlite3_finalize(st);
+			sq_finish(q, st);
 		}
 	}
 	if (rc)
@@ -233,7 +233,7 @@ int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
 		rc = 0;
 	else if (rc > 0)
 		rc = sq_fail(q, "agent list");
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -257,7 +257,7 @@ int sq_history_add(struct att_store *s, const char *id, int64_t at,
 		sq_text(st, 3, state);
 		sq_text(st, 4, result_json);
 		rc = sq_step_done(q, st);
-		sqlite3_finalize(st);
+		sq_finish(q, st);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -290,7 +290,7 @@ int sq_history_list(struct att_store *s, const char *id, int limit,
 		rc = 0;
 	else if (rc > 0)
 		rc = sq_fail(q, "history list");
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -315,7 +315,7 @@ int sq_nonce_put(struct att_store *s, const char *nonce_hex,
 		sqlite3_bind_int64(st, 3, expires);
 		sq_text(st, 4, request_json);
 		rc = sq_step_done(q, st);
-		sqlite3_finalize(st);
+		sq_finish(q, st);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -354,7 +354,7 @@ int sq_nonce_take(struct att_store *s, const char *nonce_hex,
 	} else {
 		rc = sq_fail(q, "nonce take");
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -371,7 +371,7 @@ static int sq_delete_before(struct att_store *s, const char *sql, int64_t now)
 	if (!rc) {
 		sqlite3_bind_int64(st, 1, now);
 		rc = sq_step_done(q, st);
-		sqlite3_finalize(st);
+		sq_finish(q, st);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -396,7 +396,7 @@ int sq_token_put(struct att_store *s, const char *hash_hex, int64_t expires)
 		sq_text(st, 1, hash_hex);
 		sqlite3_bind_int64(st, 2, expires);
 		rc = sq_step_done(q, st);
-		sqlite3_finalize(st);
+		sq_finish(q, st);
 	}
 	pthread_mutex_unlock(&q->lock);
 	return rc;
@@ -426,7 +426,7 @@ int sq_token_take(struct att_store *s, const char *hash_hex, int64_t now)
 	} else {
 		rc = sq_fail(q, "token take");
 	}
-	sqlite3_finalize(st);
+	sq_finish(q, st);
 out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
