@@ -16,7 +16,7 @@
 # Ends with a markdown table of the 'result' lines.
 #
 # Backends: sqlite (one verifier), pg1 / pg2 (one / two verifiers on one
-# private PostgreSQL 15 started here, fsync off like the tests' cluster).
+# private PostgreSQL 15 started here, default durability: fsync on).
 #
 # Environment (defaults): LOAD_BACKENDS="sqlite pg1 pg2"
 # LOAD_AGENTS="1000 10000" LOAD_DURATION=20 LOAD_CONC=32 LOAD_RATE_FRAC=0.5
@@ -132,7 +132,7 @@ start_pg() {
 	runuser -u postgres -- "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres -N >"$PGD/initdb.log" 2>&1
 	PGPORT=$(free_port)
 	runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/server.log" -w \
-		-o "-p $PGPORT -k $PGD -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" \
+		-o "-p $PGPORT -k $PGD -c listen_addresses=127.0.0.1 -c max_connections=200" \
 		start >/dev/null
 }
 
@@ -151,13 +151,14 @@ for be in $BACKENDS; do
 		tag=$be-$n
 		case $be in
 		sqlite)
+			rm -f "$OUT/$tag.db" "$OUT/$tag.db-wal" "$OUT/$tag.db-shm"
 			start_verifier "v-$tag" "sqlite:$OUT/$tag.db"
 			;;
 		pg1 | pg2)
 			[ -n "$PGD" ] || start_pg
 			db=$(echo "b_$tag" | tr -- - _)
 			runuser -u postgres -- psql -q -h 127.0.0.1 -p "$PGPORT" -U postgres \
-				-c "CREATE DATABASE $db" >/dev/null
+				-c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
 			url="postgresql://postgres@127.0.0.1:$PGPORT/$db"
 			start_verifier "v-$tag-a" "$url"
 			[ "$be" = pg1 ] || start_verifier "v-$tag-b" "$url"

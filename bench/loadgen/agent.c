@@ -652,7 +652,8 @@ static int lg_evidence_body(struct lg_agent *a, struct lg_scratch *s,
 	return rc;
 }
 
-int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int *as_expected)
+int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int close,
+		   int *as_expected)
 {
 	struct att_pcr_sel sel;
 	struct att_pcrs *pcrs = NULL;
@@ -718,7 +719,7 @@ int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int *as_expected)
 	if (rc)
 		return rc;
 	snprintf(url, sizeof(url), "%s/v1/attestation/evidence", a->url);
-	if (a->c->reconnect)
+	if (close)
 		curl_easy_setopt(a->h, CURLOPT_FORBID_REUSE, 1L);
 	rc = lg_http(a->h, url, "POST", (const char *)s->body.data, s->body.len,
 		     &s->resp, &st);

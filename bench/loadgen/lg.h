@@ -104,11 +104,13 @@ void lg_agent_release(struct lg_agent *a);
  */
 int lg_agent_enroll(struct lg_agent *a, struct lg_scratch *s);
 /*
- * challenge -> quote -> evidence. 0 when a verdict came back: *as_expected
- * says whether it is the one for this agent's kind (honest: trusted,
- * misbehaving: untrusted).
+ * challenge -> quote -> evidence over the agent's keep-alive connection
+ * (closed after the evidence when close is set). 0 when a verdict came
+ * back: *as_expected says whether it is the one for this agent's kind
+ * (honest: trusted, misbehaving: untrusted).
  */
-int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int *as_expected);
+int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int close,
+		   int *as_expected);
 
 /* --selftest: software TPM against libattest (RSA and ECC EKs, quotes). */
 int lg_selftest(long n);

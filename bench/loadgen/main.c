@@ -264,9 +264,16 @@ static void lg_each(struct lg_run *r, struct lg_scratch *s)
 					  &r->agents[i]);
 			if (!rc)
 				rc = lg_agent_enroll(r->agents[i], s);
+			if (rc) { /* never used again */
+				lg_agent_free(r->agents[i]);
+				r->agents[i] = NULL;
+			}
 		} else {
-			rc = r->agents[i] ? lg_agent_round(r->agents[i], s, &ok)
-					  : ATT_E_STATE;
+			/* Connections closed: the memory measured after
+			 * the warm-up is the agents' state, not TLS. */
+			rc = r->agents[i]
+				     ? lg_agent_round(r->agents[i], s, 1, &ok)
+				     : ATT_E_STATE;
 		}
 		lg_count(r, rc, ok, lg_now() - t);
 	}
@@ -312,7 +319,7 @@ static void lg_measured(struct lg_run *r, struct lg_scratch *s)
 			atomic_fetch_add(&r->st.errors, 1);
 			return;
 		}
-		rc = lg_agent_round(a, s, &ok);
+		rc = lg_agent_round(a, s, r->c->reconnect, &ok);
 		t1 = lg_now();
 		lg_agent_release(a);
 		lg_count(r, rc, ok, t1 - ts);
@@ -636,7 +643,7 @@ static int lg_bad(struct lg_run *r)
 static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 {
 	struct lg_run r;
-	struct lg_proc p0, p1, pa, pb;
+	struct lg_proc p0 = {0}, p1 = {0}, pa = {0}, pb = {0};
 	int have = o->npids > 0, failed = 0;
 	double t, cpu, sat = 0, rate;
 	unsigned int i;
@@ -692,6 +699,12 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 			lg_proc_read(o->pids, o->npids, &pb);
 		lg_report("saturation", &r, t, &pa, have ? &pb : NULL,
 			  lg_self_cpu() - cpu, 0);
+		if (have)
+			printf("result phase=connections agents=%u "
+			       "rss_before_kb=%ld rss_after_kb=%ld "
+			       "per_agent_kb=%.2f\n",
+			       r.n, pa.rss_kb, pb.rss_kb,
+			       (double)(pb.rss_kb - pa.rss_kb) / (double)r.n);
 		sat = (double)atomic_load(&r.st.done) / t;
 		failed |= lg_bad(&r);
 	}
@@ -724,7 +737,7 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 			if (have)
 				lg_proc_read(o->pids, o->npids, &pa);
 			t = lg_now();
-			rc = lg_agent_round(a, &s, &ok);
+			rc = lg_agent_round(a, &s, 0, &ok);
 			t = lg_now() - t;
 			if (have)
 				lg_proc_read(o->pids, o->npids, &pb);
