@@ -9,7 +9,9 @@
 # a throwaway PKI (deploy/pki.sh) and TPM vendor CA (the EK CA the
 # load generator issues its software EKs' certificates from; it is the
 # verifiers' ek_ca_dir), a fresh database, the verifier(s), then
-# att-bench-loadgen: enrollment, one warm-up round per agent, a closed
+# att-bench-loadgen: enrollment, one warm-up round per agent (connection
+# closed after it: the memory then is the agents' state), one more round
+# per agent leaving its keep-alive TLS connection open, a closed
 # loop of LOAD_CONC rounds in flight for LOAD_DURATION s (saturation),
 # an open loop at LOAD_RATE_FRAC x that rate, and (first run of each
 # backend) one agent whose first attestation has LOAD_BIG entries.
@@ -28,7 +30,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 selftest=0
 case "${1:-}" in
 --help | -h)
-	sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 --selftest)
@@ -102,7 +104,7 @@ start_verifier() {
 		--admin-ca "$OUT/pki/admin-ca.pem" --agent-ca "$OUT/pki/agent-ca.pem" \
 		--agent-ca-key "$OUT/pki/agent-ca.key" --ek-ca-dir "$OUT/ekca" \
 		--database "$2" --max-connections 30000 --threads "$THREADS" \
-		--max-body 67108864 --request-timeout 120 --nonce-lifetime 300 \
+		--max-body 67108864 --request-timeout 600 --nonce-lifetime 300 \
 		2>"$OUT/$1.log" &
 	p=$!
 	VPIDS="$VPIDS $p"
@@ -158,7 +160,7 @@ for be in $BACKENDS; do
 			[ -n "$PGD" ] || start_pg
 			db=$(echo "b_$tag" | tr -- - _)
 			runuser -u postgres -- psql -q -h 127.0.0.1 -p "$PGPORT" -U postgres \
-				-c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
+				-c "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null 2>&1
 			url="postgresql://postgres@127.0.0.1:$PGPORT/$db"
 			start_verifier "v-$tag-a" "$url"
 			[ "$be" = pg1 ] || start_verifier "v-$tag-b" "$url"
@@ -188,20 +190,24 @@ for be in $BACKENDS; do
 done
 
 echo
-echo "| backend | agents | att/s saturation | p50 / p99 ms (saturation) | offered att/s | p50 / p99 ms (open loop) | verifier CPU ms/att | verifier peak RSS MiB | RSS KiB/agent | errors / wrong verdicts |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "| backend | agents | att/s saturation | p50 / p99 ms saturation | offered att/s | p50 / p99 ms open loop | verifier CPU ms/att | verifier peak RSS MiB | KiB/agent state | KiB/agent keep-alive conn | errors / wrong verdicts |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
 awk '
 function kv(line, k,   a, i, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
 {
-	be = kv($0, "backend"); ph = kv($0, "phase"); key = be SUBSEP kv($0, "agents")
-	if (ph == "memory") mem[key] = kv($0, "per_agent_kb")
-	if (ph == "saturation") { sat[key] = kv($0, "att_per_s"); sp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); cpu[key] = kv($0, "verifier_cpu_ms"); err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong"); order[++no] = key }
-	if (ph == "rate") { off[key] = kv($0, "offered"); rp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); hwm[key] = kv($0, "hwm_kb"); err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong") }
-	if (ph == "warmup") { err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong") }
+	be = kv($0, "backend"); ph = kv($0, "phase"); n = kv($0, "agents"); key = be SUBSEP n
+	if (ph == "memory") { mem[key] = kv($0, "per_agent_kb"); rss[key] = kv($0, "rss_after_kb"); if (!(be in lo) || n + 0 < lon[be]) { lo[be] = key; lon[be] = n + 0 } if (!(be in hi) || n + 0 > hin[be]) { hi[be] = key; hin[be] = n + 0 } }
+	if (ph == "connections") conn[key] = kv($0, "per_agent_kb")
+	if (ph == "saturation") { sat[key] = kv($0, "att_per_s"); sp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); cpu[key] = kv($0, "verifier_cpu_ms"); order[++no] = key }
+	if (ph == "rate") { off[key] = kv($0, "offered"); rp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms") }
+	if (ph == "end") hwm[key] = kv($0, "hwm_kb")
+	if (ph == "warmup" || ph == "connect" || ph == "saturation" || ph == "rate") { err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong") }
 }
 END {
 	for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
-		printf "| %s | %s | %.0f | %s | %s | %s | %s | %.0f | %s | %d / %d |\n", p[1], p[2], sat[k], sp[k], off[k], rp[k], cpu[k], hwm[k] / 1024, mem[k], err[k], wr[k] }
+		printf "| %s | %s | %.0f | %s | %s | %s | %s | %.0f | %s | %s | %d / %d |\n", p[1], p[2], sat[k], sp[k], off[k], rp[k], cpu[k], hwm[k] / 1024, mem[k], conn[k], err[k], wr[k] }
 }' "$RES"
-grep -h "^first-big" "$OUT"/*.out 2>/dev/null | sed 's/^/load: /' || true
+for f in "$OUT"/*.out; do
+	grep -h "^first-big" "$f" | sed "s|^|load: $(basename "$f" .out): |" || true
+done
 exit $status
