@@ -4,8 +4,9 @@
 #   make check      install deps, build, run unit (ASan+UBSan), integration,
 #                   fuzz (time-boxed) and VM tests
 #   make demo       install deps, build, run the demo fleet
-#   make bench      benchmarks against the reference tools (not a test;
-#                   bench-vm: the module's overhead in the VM only)
+#   make bench      benchmarks against the reference tools and the
+#                   verifier load benchmark (not a test; bench-vm: the
+#                   module's overhead in the VM only)
 #   make kernel-check  W=1, sparse and checkpatch on slim.ko for both kernels
 #   make fuzz       long fuzzing runs (FUZZ_SECONDS=N per target)
 #   make install    install binaries under $(DESTDIR)$(PREFIX)
@@ -64,6 +65,7 @@ fuzz: deps fuzz-build
 
 bench: deps rel
 	@$(SRC)/bench/run.sh $(O)/rel
+	@$(SRC)/bench/load.sh $(O)/rel
 	@$(SRC)/bench/vm/run.sh $(O)
 
 bench-vm: deps rel
