@@ -224,7 +224,8 @@ static double lg_self_cpu(void)
 
 static enum lg_kind lg_kind_of(const struct lg_opts *o, unsigned int i)
 {
-	double r = (double)(i % 1000) / 1000.0;
+	/* Golden-ratio spread: the fractions hold for any number of agents. */
+	double r = fmod(((double)i + 0.5) * 0.6180339887498949, 1.0);
 
 	if (r < o->bad_sig)
 		return LG_BAD_SIG;
