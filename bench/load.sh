@@ -190,22 +190,22 @@ for be in $BACKENDS; do
 done
 
 echo
-echo "| backend | agents | att/s saturation | p50 / p99 ms saturation | offered att/s | p50 / p99 ms open loop | verifier CPU ms/att | verifier peak RSS MiB | KiB/agent state | KiB/agent keep-alive conn | errors / wrong verdicts |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| backend | agents | att/s saturation | p50 / p99 ms saturation | offered att/s | p50 / p99 ms open loop | verifier CPU ms/att | loadgen CPU ms/att | machine busy cores | verifier peak RSS MiB | KiB/agent state | KiB/agent keep-alive conn | errors / wrong verdicts |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 awk '
 function kv(line, k,   a, i, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
 {
 	be = kv($0, "backend"); ph = kv($0, "phase"); n = kv($0, "agents"); key = be SUBSEP n
 	if (ph == "memory") { mem[key] = kv($0, "per_agent_kb"); rss[key] = kv($0, "rss_after_kb"); if (!(be in lo) || n + 0 < lon[be]) { lo[be] = key; lon[be] = n + 0 } if (!(be in hi) || n + 0 > hin[be]) { hi[be] = key; hin[be] = n + 0 } }
 	if (ph == "connections") conn[key] = kv($0, "per_agent_kb")
-	if (ph == "saturation") { sat[key] = kv($0, "att_per_s"); sp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); cpu[key] = kv($0, "verifier_cpu_ms"); order[++no] = key }
+	if (ph == "saturation") { sat[key] = kv($0, "att_per_s"); sp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); cpu[key] = kv($0, "verifier_cpu_ms"); lcpu[key] = kv($0, "loadgen_cpu_ms"); busy[key] = kv($0, "machine_busy_cores"); order[++no] = key }
 	if (ph == "rate") { off[key] = kv($0, "offered"); rp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms") }
 	if (ph == "end") hwm[key] = kv($0, "hwm_kb")
 	if (ph == "warmup" || ph == "connect" || ph == "saturation" || ph == "rate") { err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong") }
 }
 END {
 	for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
-		printf "| %s | %s | %.0f | %s | %s | %s | %s | %.0f | %s | %s | %d / %d |\n", p[1], p[2], sat[k], sp[k], off[k], rp[k], cpu[k], hwm[k] / 1024, mem[k], conn[k], err[k], wr[k] }
+		printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %d / %d |\n", p[1], p[2], sat[k], sp[k], off[k], rp[k], cpu[k], lcpu[k], busy[k], hwm[k] / 1024, mem[k], conn[k], err[k], wr[k] }
 }' "$RES"
 for f in "$OUT"/*.out; do
 	grep -h "^first-big" "$f" | sed "s|^|load: $(basename "$f" .out): |" || true

@@ -139,8 +139,9 @@ struct lg_run {
 	atomic_ulong ticket;
 	double t0, end, rate; /* rate 0: closed loop */
 	struct lg_stats st;
-	int phase; /* 0 enroll, 1 warm-up, 3 connect, 2 measured */
-	int skip0; /* warm-up: agent 0 had its first round already */
+	int phase;   /* 0 enroll, 1 warm-up, 3 connect, 2 measured */
+	int skip0;   /* warm-up: agent 0 had its first round already */
+	double busy; /* machine CPU busy during the phase, in cores */
 };
 
 static double lg_now(void)
@@ -209,6 +210,25 @@ static int lg_proc_read(const int *pids, unsigned int n, struct lg_proc *p)
 		fclose(f);
 	}
 	return 0;
+}
+
+/* Whole machine: busy and total jiffies over every CPU (/proc/stat). */
+static void lg_machine(double *busy, double *total)
+{
+	unsigned long long v[8] = {0};
+	FILE *f = fopen("/proc/stat", "r");
+	int i;
+
+	*busy = *total = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
+		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
+		for (i = 0; i < 8; i++)
+			*total += (double)v[i];
+		*busy = *total - (double)v[3] - (double)v[4]; /* idle, iowait */
+	}
+	fclose(f);
 }
 
 static double lg_self_cpu(void)
@@ -355,6 +375,7 @@ static int lg_phase(struct lg_run *r, int phase, double duration, double rate)
 {
 	pthread_t th[1024];
 	unsigned int i, nt = r->conc;
+	double b0, t0, b1, t1;
 
 	r->phase = phase;
 	atomic_store(&r->cursor, 0);
@@ -368,12 +389,17 @@ static int lg_phase(struct lg_run *r, int phase, double duration, double rate)
 	r->end = r->t0 + duration;
 	if (nt > 1024)
 		nt = 1024;
+	lg_machine(&b0, &t0);
 	for (i = 0; i < nt; i++)
 		if (pthread_create(&th[i], NULL, lg_worker, r))
 			break;
 	nt = i;
 	for (i = 0; i < nt; i++)
 		pthread_join(th[i], NULL);
+	lg_machine(&b1, &t1);
+	r->busy = t1 > t0 ? (b1 - b0) / (t1 - t0) *
+				    (double)sysconf(_SC_NPROCESSORS_ONLN)
+			  : NAN;
 	return nt ? 0 : ATT_E_INTERNAL;
 }
 
@@ -623,18 +649,19 @@ static void lg_report(const char *phase, struct lg_run *r, double secs,
 	vcpu = done && p1 ? (p1->cpu - p0->cpu) * 1e3 / (double)done : NAN;
 	printf("%s: %lu attestations in %.1f s = %.0f/s%s; latency p50 "
 	       "%.1f ms p99 %.1f ms; verifier CPU %.3f ms/attestation; "
-	       "loadgen CPU %.3f ms/attestation; %lu errors, %lu wrong "
-	       "verdicts\n",
+	       "loadgen CPU %.3f ms/attestation; machine busy %.2f of %ld "
+	       "cores; %lu errors, %lu wrong verdicts\n",
 	       phase, done, secs, rate, offered > 0 ? " (open loop)" : "", p50,
-	       p99, vcpu, done ? self_cpu * 1e3 / (double)done : NAN,
+	       p99, vcpu, done ? self_cpu * 1e3 / (double)done : NAN, r->busy,
+	       sysconf(_SC_NPROCESSORS_ONLN),
 	       (unsigned long)atomic_load(&r->st.errors),
 	       (unsigned long)atomic_load(&r->st.mismatches));
 	printf("result phase=%s agents=%u conc=%u offered=%.0f att_per_s=%.1f "
 	       "p50_ms=%.2f p99_ms=%.2f verifier_cpu_ms=%.3f "
-	       "loadgen_cpu_ms=%.3f errors=%lu wrong=%lu rss_kb=%ld "
-	       "hwm_kb=%ld\n",
+	       "loadgen_cpu_ms=%.3f machine_busy_cores=%.2f errors=%lu "
+	       "wrong=%lu rss_kb=%ld hwm_kb=%ld\n",
 	       phase, r->n, r->conc, offered, rate, p50, p99, vcpu,
-	       done ? self_cpu * 1e3 / (double)done : NAN,
+	       done ? self_cpu * 1e3 / (double)done : NAN, r->busy,
 	       (unsigned long)atomic_load(&r->st.errors),
 	       (unsigned long)atomic_load(&r->st.mismatches),
 	       p1 ? p1->rss_kb : 0L, p1 ? p1->hwm_kb : 0L);
