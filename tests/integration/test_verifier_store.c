@@ -304,6 +304,57 @@ static void test_history(void **state)
 	att_store_free(s);
 }
 
+static int hist_uh_cb(int64_t at, const char *st, const char *res, void *arg)
+{
+	int *n = arg;
+
+	assert_int_equal(at, 20);
+	assert_string_equal(st, "trusted");
+	assert_string_equal(res, "{\"state\":\"trusted\"}");
+	(*n)++;
+	return 0;
+}
+
+/* The agent's new state and its history row together; a stale revision
+ * writes neither. */
+static void test_update_hist(void **state)
+{
+	struct att_store *s1, *s2;
+	struct att_agent_rec a, b;
+	int n = 0, hrc = 0;
+
+	(void)state;
+	assert_int_equal(att_store_open(url, &s1), 0);
+	assert_int_equal(att_store_open(url, &s2), 0);
+	att_agent_rec_init(&a);
+	snprintf(a.id, sizeof(a.id), "uh");
+	snprintf(a.state, sizeof(a.state), "registered");
+	assert_int_equal(att_store_agent_insert(s1, &a), 0);
+	assert_int_equal(att_store_agent_get(s2, "uh", &b), 0);
+	snprintf(a.state, sizeof(a.state), "trusted");
+	a.last_result = strdup("{\"state\":\"trusted\"}");
+	assert_int_equal(att_store_agent_update_hist(s1, &a, 20, &hrc), 0);
+	assert_int_equal(hrc, 0);
+	assert_int_equal(a.rev, 2);
+	snprintf(b.state, sizeof(b.state), "untrusted");
+	assert_int_equal(att_store_agent_update_hist(s2, &b, 21, &hrc),
+			 ATT_E_STATE);
+	assert_int_equal(hrc, ATT_E_STATE);
+	assert_int_equal(b.rev, 1);
+	assert_int_equal(att_store_history_list(s2, "uh", 10, hist_uh_cb, &n),
+			 0);
+	assert_int_equal(n, 1);
+	att_agent_rec_release(&b);
+	assert_int_equal(att_store_agent_get(s2, "uh", &b), 0);
+	assert_string_equal(b.state, "trusted");
+	assert_int_equal(b.rev, 2);
+	assert_int_equal(att_store_agent_delete(s1, "uh"), 0);
+	att_agent_rec_release(&a);
+	att_agent_rec_release(&b);
+	att_store_free(s1);
+	att_store_free(s2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_agents_concurrency),
 		cmocka_unit_test(test_nonces_tokens),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_update_hist),
 	};
 
 	int fails;

@@ -304,7 +304,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	const char *id, *nonce;
 	int64_t expect_start, wl_version = 0, now = (int64_t)time(NULL);
 	char before[sizeof(a.state)];
-	int rc;
+	int rc, hrc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&in, 0, sizeof(in));
@@ -350,16 +350,14 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 			  att_strerror(rc));
 		goto out;
 	}
-	rc = att_store_agent_update(rq->ctx->store, &a);
+	rc = att_store_agent_update_hist(rq->ctx->store, &a, now, &hrc);
 	if (rc) {
 		/* Another replica wrote this agent meanwhile: nothing kept. */
 		ver_store_error(rs, rc, "agent");
 		goto out;
 	}
-	rc = att_store_history_add(rq->ctx->store, id, now, a.state,
-				   a.last_result);
-	if (rc)
-		att_warn("%s: history not written: %s", id, att_strerror(rc));
+	if (hrc)
+		att_warn("%s: history not written: %s", id, att_strerror(hrc));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ver_metrics_attestation(
 		rq->ctx->metrics,

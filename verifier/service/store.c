@@ -165,6 +165,23 @@ int att_store_history_add(struct att_store *s, const char *id, int64_t at,
 	return s->ops->history_add(s, id, at, state, result_json);
 }
 
+int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
+				int64_t at, int *hist_rc)
+{
+	int rc;
+
+	*hist_rc = ATT_E_STATE;
+	if (!name_ok(a->id, ATT_STORE_ID_MAX) || !a->state[0])
+		return ATT_E_INVAL;
+	if (s->ops->agent_update_hist)
+		return s->ops->agent_update_hist(s, a, at, hist_rc);
+	rc = s->ops->agent_update(s, a);
+	if (!rc)
+		*hist_rc = s->ops->history_add(s, a->id, at, a->state,
+					       a->last_result);
+	return rc;
+}
+
 int att_store_history_list(struct att_store *s, const char *id, int limit,
 			   att_store_hist_fn fn, void *arg)
 {

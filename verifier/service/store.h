@@ -113,6 +113,14 @@ int att_store_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
 /* --- attestation history --- */
 int att_store_history_add(struct att_store *s, const char *id, int64_t at,
 			  const char *state, const char *result_json);
+/*
+ * att_store_agent_update(a) and, when it wrote, a history row (at,
+ * a->state, a->last_result), in one transaction where the backend can
+ * (SQLite: one commit, one sync instead of two). Returns the update's
+ * result; *hist_rc gets the history insert's (ATT_E_STATE when not tried).
+ */
+int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
+				int64_t at, int *hist_rc);
 typedef int (*att_store_hist_fn)(int64_t at, const char *state,
 				 const char *result_json, void *arg);
 /* Newest first, at most limit rows. */

@@ -480,6 +480,7 @@ static const struct att_store_ops sq_ops = {
 	.agent_delete = sq_agent_delete,
 	.agent_list = sq_agent_list,
 	.history_add = sq_history_add,
+	.agent_update_hist = sq_agent_update_hist,
 	.history_list = sq_history_list,
 	.nonce_put = sq_nonce_put,
 	.nonce_take = sq_nonce_take,

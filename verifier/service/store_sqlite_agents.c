@@ -120,13 +120,12 @@ out:
 	return rc;
 }
 
-int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
+/* The store's lock is held. */
+static int sq_agent_update_locked(struct sq_store *q, struct att_agent_rec *a)
 {
-	struct sq_store *q = sq(s);
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
 	rc = sq_prepare(q,
 			"UPDATE agents SET rev = ?2 + 1, state = ?3, ek_pub = "
 			"?4, ak_pub = ?5, secret = ?6, wl_name = ?7, "
@@ -159,6 +158,16 @@ int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
 				 : sq_fail(q, "agent update");
 	sq_finish(q, st);
 out:
+	return rc;
+}
+
+int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
+{
+	struct sq_store *q = sq(s);
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_agent_update_locked(q, a);
 	pthread_mutex_unlock(&q->lock);
 	return rc;
 }
@@ -239,14 +248,13 @@ out:
 	return rc;
 }
 
-int sq_history_add(struct att_store *s, const char *id, int64_t at,
-		   const char *state, const char *result_json)
+/* The store's lock is held. */
+static int sq_history_add_locked(struct sq_store *q, const char *id, int64_t at,
+				 const char *state, const char *result_json)
 {
-	struct sq_store *q = sq(s);
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
 	rc = sq_prepare(q,
 			"INSERT INTO history (agent, at, state, result) "
 			"VALUES (?1, ?2, ?3, ?4)",
@@ -259,6 +267,51 @@ int sq_history_add(struct att_store *s, const char *id, int64_t at,
 		rc = sq_step_done(q, st);
 		sq_finish(q, st);
 	}
+	return rc;
+}
+
+int sq_history_add(struct att_store *s, const char *id, int64_t at,
+		   const char *state, const char *result_json)
+{
+	struct sq_store *q = sq(s);
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_history_add_locked(q, id, at, state, result_json);
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+/*
+ * After an attestation: the agent row and its history row in one
+ * transaction, so one commit (one WAL sync with synchronous=FULL) instead
+ * of two. A failed history insert does not undo the agent's new state.
+ */
+int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
+			 int64_t at, int *hist_rc)
+{
+	struct sq_store *q = sq(s);
+	int rc;
+
+	*hist_rc = ATT_E_STATE;
+	pthread_mutex_lock(&q->lock);
+	rc = sq_exec(q, "BEGIN IMMEDIATE");
+	if (rc)
+		goto out;
+	rc = sq_agent_update_locked(q, a);
+	if (rc) {
+		sq_exec(q, "ROLLBACK");
+		goto out;
+	}
+	*hist_rc =
+		sq_history_add_locked(q, a->id, at, a->state, a->last_result);
+	if (sq_exec(q, "COMMIT")) {
+		sq_exec(q, "ROLLBACK");
+		a->rev--; /* nothing was written */
+		*hist_rc = ATT_E_STATE;
+		rc = ATT_E_DB;
+	}
+out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
 }
