@@ -491,6 +491,7 @@ static const struct att_store_ops pg_ops = {
 	.agent_delete = pgs_agent_delete,
 	.agent_list = pgs_agent_list,
 	.history_add = pgs_history_add,
+	.agent_update_hist = pgs_agent_update_hist,
 	.history_list = pgs_history_list,
 	.nonce_put = pgs_nonce_put,
 	.nonce_take = pgs_nonce_take,

@@ -84,6 +84,8 @@ int pgs_agent_insert(struct att_store *s, struct att_agent_rec *a);
 int pgs_agent_update(struct att_store *s, struct att_agent_rec *a);
 int pgs_agent_delete(struct att_store *s, const char *id);
 int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
+int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
+			  int64_t at, int *hist_rc);
 int pgs_history_add(struct att_store *s, const char *id, int64_t at,
 		    const char *state, const char *result_json);
 int pgs_history_list(struct att_store *s, const char *id, int limit,

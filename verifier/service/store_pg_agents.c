@@ -225,6 +225,61 @@ int pgs_history_add(struct att_store *s, const char *id, int64_t at,
 	return rc;
 }
 
+/*
+ * After an attestation: the agent row and its history row in one
+ * transaction, one commit (one WAL flush) instead of two. A failed
+ * history insert is rolled back to its savepoint and does not undo the
+ * agent's new state.
+ */
+int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
+			  int64_t at, int *hist_rc)
+{
+	struct pg_store *q = pg(s);
+	struct pg_params p = {0}, p2 = {0}, p3 = {0};
+	PGresult *r;
+	int rc;
+
+	*hist_rc = ATT_E_STATE;
+	agent_params(&p, a);
+	pp_text(&p2, a->id);
+	pp_text(&p3, a->id);
+	pp_int(&p3, at);
+	pp_text(&p3, a->state);
+	pp_text(&p3, a->last_result);
+	PG_LOCKED(q, {
+		rc = pg_exec(q, "BEGIN");
+		if (!rc) {
+			r = pg_run(q, PS_AGENT_UPDATE, &p);
+			rc = pg_check(q, r, "agent update");
+			if (!rc && strcmp(PQcmdTuples(r), "1")) {
+				PQclear(r);
+				r = pg_run(q, PS_AGENT_REV, &p2);
+				rc = pg_check(q, r, "agent update");
+				if (!rc)
+					rc = PQntuples(r) ? ATT_E_STATE
+							  : ATT_E_NOT_FOUND;
+			}
+			PQclear(r);
+		}
+		if (!rc)
+			rc = pg_exec(q, "SAVEPOINT hist");
+		if (!rc) {
+			r = pg_run(q, PS_HIST_ADD, &p3);
+			*hist_rc = pg_check(q, r, "history add");
+			PQclear(r);
+			if (*hist_rc)
+				rc = pg_exec(q, "ROLLBACK TO SAVEPOINT hist");
+		}
+		if (pg_exec(q, rc ? "ROLLBACK" : "COMMIT") && !rc)
+			rc = ATT_E_DB;
+		if (!rc)
+			a->rev++;
+		else if (!*hist_rc)
+			*hist_rc = ATT_E_STATE;
+	});
+	return rc;
+}
+
 int pgs_history_list(struct att_store *s, const char *id, int limit,
 		     att_store_hist_fn fn, void *arg)
 {
