@@ -143,6 +143,7 @@ echo "load: backends '$BACKENDS', agents '$AGENTS', $ENTRIES new entries per rou
 echo "load: $FILES whitelisted files, ${DUR}s per phase, $CONC rounds in flight,"
 echo "load: misbehaving: $BAD bad signature, $UNK unknown file; verifier threads $THREADS"
 RES=$OUT/results.txt
+TAGS=""
 : >"$RES"
 status=0
 for be in $BACKENDS; do
@@ -151,6 +152,7 @@ for be in $BACKENDS; do
 		URLS=""
 		PIDARGS=""
 		tag=$be-$n
+		TAGS="$TAGS $tag"
 		case $be in
 		sqlite)
 			rm -f "$OUT/$tag.db" "$OUT/$tag.db-wal" "$OUT/$tag.db-shm"
@@ -207,7 +209,7 @@ END {
 	for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
 		printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %d / %d |\n", p[1], p[2], sat[k], sp[k], off[k], rp[k], cpu[k], lcpu[k], busy[k], hwm[k] / 1024, mem[k], conn[k], err[k], wr[k] }
 }' "$RES"
-for f in "$OUT"/*.out; do
-	grep -h "^first-big" "$f" | sed "s|^|load: $(basename "$f" .out): |" || true
+for tag in $TAGS; do
+	grep -h "^first-big" "$OUT/$tag.out" | sed "s|^|load: $tag: |" || true
 done
 exit $status
