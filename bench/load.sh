@@ -13,7 +13,8 @@
 # closed after it: the memory then is the agents' state), one more round
 # per agent leaving its keep-alive TLS connection open, a closed
 # loop of LOAD_CONC rounds in flight for LOAD_DURATION s (saturation),
-# an open loop at LOAD_RATE_FRAC x that rate, and (first run of each
+# an open loop at LOAD_RATE attestations/s (0: LOAD_RATE_FRAC x the
+# saturation rate) for LOAD_DURATION s, and (first run of each
 # backend) one agent whose first attestation has LOAD_BIG entries.
 # Ends with a markdown table of the 'result' lines.
 #
@@ -21,7 +22,8 @@
 # private PostgreSQL 15 started here, default durability: fsync on).
 #
 # Environment (defaults): LOAD_BACKENDS="sqlite pg1 pg2"
-# LOAD_AGENTS="1000 10000" LOAD_DURATION=20 LOAD_CONC=32 LOAD_RATE_FRAC=0.5
+# LOAD_AGENTS="1000 10000" LOAD_DURATION=20 LOAD_CONC=32 LOAD_RATE=250
+# LOAD_RATE_FRAC=0.5
 # LOAD_ENTRIES=100 LOAD_FILES=100000 LOAD_BIG=100000 LOAD_BAD_SIG=0.01
 # LOAD_UNKNOWN=0.01 LOAD_THREADS=4 (verifier threads) LOAD_OUT=DIR (kept;
 # default a temporary directory, removed).
@@ -30,7 +32,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 selftest=0
 case "${1:-}" in
 --help | -h)
-	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 --selftest)
@@ -54,6 +56,8 @@ AGENTS=${LOAD_AGENTS:-1000 10000}
 DUR=${LOAD_DURATION:-20}
 CONC=${LOAD_CONC:-32}
 FRAC=${LOAD_RATE_FRAC:-0.5}
+RATE=${LOAD_RATE:-250}
+if [ "$RATE" = 0 ]; then ratearg="--rate-frac $FRAC"; else ratearg="--rate $RATE"; fi
 ENTRIES=${LOAD_ENTRIES:-100}
 FILES=${LOAD_FILES:-100000}
 BIG=${LOAD_BIG:-100000}
@@ -142,6 +146,7 @@ echo "load: $(nproc) cores, $(uname -r), load average $(cut -d' ' -f1-3 /proc/lo
 echo "load: backends '$BACKENDS', agents '$AGENTS', $ENTRIES new entries per round,"
 echo "load: $FILES whitelisted files, ${DUR}s per phase, $CONC rounds in flight,"
 echo "load: misbehaving: $BAD bad signature, $UNK unknown file; verifier threads $THREADS"
+echo "load: open loop at ${RATE} attestations/s (0: $FRAC x saturation)"
 RES=$OUT/results.txt
 TAGS=""
 : >"$RES"
@@ -181,7 +186,7 @@ for be in $BACKENDS; do
 		if ! nice timeout 3600 "$LG" $URLS $PIDARGS --pki "$OUT/pki" \
 			--ek-ca-cert "$OUT/ekca/ek-ca.pem" --ek-ca-key "$OUT/ek-ca.key" \
 			--agents "$n" --concurrency "$CONC" --duration "$DUR" \
-			--rate-frac "$FRAC" --entries "$ENTRIES" --files "$FILES" \
+			$ratearg --entries "$ENTRIES" --files "$FILES" \
 			--bad-sig "$BAD" --unknown "$UNK" $bigarg >"$OUT/$tag.out"; then
 			status=1
 		fi
