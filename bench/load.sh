@@ -32,7 +32,7 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 selftest=0
 case "${1:-}" in
 --help | -h)
-	sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 --selftest)
