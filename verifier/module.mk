@@ -29,3 +29,9 @@ $(patsubst $(B)/tests/%,$(B)/obj/tests/%.o,$(VER_TPM_TESTS)): ALL_CFLAGS += -I$(
 
 # attestctl
 include $(SRC)/verifier/attestctl/module.mk
+
+# Unit tests of verifier parts that need no server (tests/unit/test_verifier_*.c).
+VER_UNIT_TESTS := $(patsubst $(SRC)/tests/unit/%.c,$(B)/tests/unit/%,\
+	$(wildcard $(SRC)/tests/unit/test_verifier_*.c))
+$(VER_UNIT_TESTS): $(B)/obj/verifier/service/logstate.o $(B)/obj/verifier/service/config.o
+$(B)/obj/tests/unit/test_verifier_%.o: ALL_CFLAGS += -I$(SRC)/verifier/service

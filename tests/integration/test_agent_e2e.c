@@ -17,6 +17,9 @@
  * its position (sends only new entries); the first of two verifier URLs
  * down -> the second takes the evidence; verifier stopped while the
  * daemon runs -> the daemon retries and attests again when it is back.
+ * Two logs (a verifier with logs = ima:10,slim:11): both replayed against
+ * one quote, an unknown file or an edited entry in the slim list (PCR 11)
+ * named, an agent without the slim log refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,12 +50,14 @@
 
 static struct {
 	char dir[64], db[128], list[128], conf[128], token[128], state[128];
-	char uefi[128];
+	char uefi[128], slimlist[128];
 	unsigned int boots;
+	int slim; /* the agent has the slim log (PCR 11) configured */
 	char agent_bin[256], url[64];
 	struct att_vproc *vp;
 	struct att_swtpm *sw;
-	struct att_buf log; /* what the host's kernel would show */
+	struct att_buf log;  /* what the host's kernel would show */
+	struct att_buf slog; /* the slim module's list, PCR 11 */
 } F;
 
 static const char *const vextra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
@@ -74,25 +79,37 @@ static int req(const char *method, const char *path, const char *body,
 	return st;
 }
 
-static void write_list(void)
+static void write_file(const char *path, const struct att_buf *b)
 {
-	FILE *f = fopen(F.list, "wb");
+	FILE *f = fopen(path, "wb");
 
 	assert_non_null(f);
-	assert_int_equal(fwrite(F.log.data ? F.log.data : (uint8_t *)"", 1,
-				F.log.len, f),
-			 F.log.len);
+	assert_int_equal(
+		fwrite(b->data ? b->data : (uint8_t *)"", 1, b->len, f),
+		b->len);
 	assert_int_equal(fclose(f), 0);
 }
 
-static void extend(struct agent_tpm *t, const struct att_buf *td)
+static void write_list(void)
+{
+	write_file(F.list, &F.log);
+}
+
+static void extend_pcr(struct agent_tpm *t, unsigned int pcr,
+		       const struct att_buf *td)
 {
 	uint8_t d1[20], d256[32];
 
 	ib_hash("sha1", td->data, td->len, d1);
 	ib_hash("sha256", td->data, td->len, d256);
-	assert_int_equal(agent_tpm_pcr_extend(t, 10, ATT_HASH_SHA1, d1), 0);
-	assert_int_equal(agent_tpm_pcr_extend(t, 10, ATT_HASH_SHA256, d256), 0);
+	assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1, d1), 0);
+	assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA256, d256),
+			 0);
+}
+
+static void extend(struct agent_tpm *t, const struct att_buf *td)
+{
+	extend_pcr(t, 10, td);
 }
 
 /* The host measures a file: one ima-ng record, extended into PCR 10. */
@@ -137,24 +154,20 @@ static void firmware(struct agent_tpm *t, int forge)
 		evb_event(&fw, pcr, EVB_EV_POST_CODE, what, strlen(what), d1,
 			  d256);
 		if (forge && pcr == 4)
-			evb_event(&fw, pcr, EVB_EV_POST_CODE, "forged", 6,
-				  NULL, NULL);
-		assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1,
-						      d1),
-				 0);
-		assert_int_equal(agent_tpm_pcr_extend(t, pcr,
-						      ATT_HASH_SHA256, d256),
-				 0);
+			evb_event(&fw, pcr, EVB_EV_POST_CODE, "forged", 6, NULL,
+				  NULL);
+		assert_int_equal(
+			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1, d1), 0);
+		assert_int_equal(
+			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA256, d256), 0);
 	}
 	for (pcr = 0; pcr < 8; pcr++) {
 		evb_event(&fw, pcr, EVB_EV_SEPARATOR, sep, sizeof(sep), d1,
 			  d256);
-		assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1,
-						      d1),
-				 0);
-		assert_int_equal(agent_tpm_pcr_extend(t, pcr,
-						      ATT_HASH_SHA256, d256),
-				 0);
+		assert_int_equal(
+			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1, d1), 0);
+		assert_int_equal(
+			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA256, d256), 0);
 	}
 	f = fopen(F.uefi, "wb");
 	assert_non_null(f);
@@ -220,6 +233,8 @@ static void write_conf_urls(const char *first)
 		"interval = 1\n",
 		F.url, F.dir, F.token, att_swtpm_tcti(F.sw), F.list, F.uefi,
 		F.state);
+	if (F.slim)
+		fprintf(f, "log = slim:%s:11\n", F.slimlist);
 	assert_int_equal(fclose(f), 0);
 }
 
@@ -318,8 +333,9 @@ static int setup(void **state)
 	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
 	snprintf(F.list, sizeof(F.list), "%s/ima.bin", F.dir);
 	snprintf(F.conf, sizeof(F.conf), "%s/agent.conf", F.dir);
-	snprintf(F.uefi, sizeof(F.uefi), "%s/binary_bios_measurements",
-		 F.dir);
+	snprintf(F.uefi, sizeof(F.uefi), "%s/binary_bios_measurements", F.dir);
+	snprintf(F.slimlist, sizeof(F.slimlist), "%s/slim.bin", F.dir);
+	att_buf_init(&F.slog, 0);
 	snprintf(F.token, sizeof(F.token), "%s/token", F.dir);
 	snprintf(F.state, sizeof(F.state), "%s/state", F.dir);
 	if (att_vproc_bin("attest-agent", F.agent_bin, sizeof(F.agent_bin)) ||
@@ -368,6 +384,7 @@ static int teardown(void **state)
 	att_vproc_free(F.vp);
 	att_swtpm_free(F.sw);
 	att_buf_release(&F.log);
+	att_buf_release(&F.slog);
 	if (getenv("ATT_KEEP"))
 		return 0;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
@@ -628,6 +645,136 @@ static void attestctl_fleet(void **state)
 	assert_int_equal(ctl("fleet --check", out), 0);
 }
 
+/* The slim module measures a file: a record in its list, PCR 11. */
+static void slim_measure(const char *path, const char *content)
+{
+	struct agent_tpm *t;
+	struct att_buf td;
+	uint8_t d[32];
+
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	att_buf_init(&td, 0);
+	if (!strcmp(path, "boot_aggregate")) {
+		struct att_pcr_sel sel;
+		struct att_pcrs pcrs;
+
+		memset(&sel, 0, sizeof(sel));
+		att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
+		att_pcrs_clear(&pcrs);
+		assert_int_equal(agent_tpm_pcr_read(t, &sel, &pcrs), 0);
+		assert_int_equal(
+			att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, d), 0);
+	} else {
+		ib_hash("sha256", content, strlen(content), d);
+	}
+	ib_dng(&td, "sha256", d, 32);
+	ib_nng(&td, path);
+	ib_record(&F.slog, 11, "sha1", "ima-ng", &td, 0);
+	extend_pcr(t, 11, &td);
+	att_buf_release(&td);
+	agent_tpm_free(t);
+	write_file(F.slimlist, &F.slog);
+}
+
+static struct json_object *jget_last(struct json_object *rec)
+{
+	struct json_object *res;
+
+	assert_true(json_object_object_get_ex(rec, "last_result", &res));
+	return res;
+}
+
+/* The names and replay verdicts of the last result's logs. */
+static void last_logs(struct json_object *rec, char *out, size_t n)
+{
+	struct json_object *res, *logs, *l, *v;
+	size_t i, len = 0;
+
+	out[0] = '\0';
+	assert_true(json_object_object_get_ex(rec, "last_result", &res));
+	assert_true(json_object_object_get_ex(res, "logs", &logs));
+	for (i = 0; i < json_object_array_length(logs); i++) {
+		l = json_object_array_get_idx(logs, i);
+		len += (size_t)snprintf(
+			out + len, n - len, "%s%s:%s", i ? " " : "",
+			jpath_str(l, "name", NULL),
+			json_object_object_get_ex(l, "replay_matched", &v) &&
+					json_object_get_boolean(v)
+				? "matched"
+				: "not-matched");
+		assert_true(len < n);
+	}
+}
+
+/*
+ * Two logs: a verifier asking for mainline IMA's list (PCR 10) and the
+ * slim module's (PCR 11) replays both against one quote; an unknown file
+ * in either is named; an edited slim entry fails PCR 11 only; an agent
+ * without the slim log cannot answer (and nothing is stored).
+ */
+static void two_logs(void **state)
+{
+	static const char *const two[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+					  "--logs", "ima:10,slim:11", NULL};
+	struct json_object *rec;
+	char logs[128];
+	const char *s;
+	size_t off;
+
+	(void)state;
+	att_vproc_free(F.vp);
+	assert_int_equal(att_vproc_start(F.dir, F.db, two, &F.vp), 0);
+	snprintf(F.url, sizeof(F.url), "https://127.0.0.1:%u",
+		 att_vproc_port(F.vp));
+	F.slim = 1;
+	tpm_reboot();
+	boot();
+	att_buf_release(&F.slog);
+	att_buf_init(&F.slog, 0);
+	slim_measure("boot_aggregate", NULL);
+	measure("/usr/bin/bash", "bash");
+	slim_measure("/usr/lib/libc.so.6", "libc");
+	assert_int_equal(agent_once(), 0);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "trusted");
+	last_logs(rec, logs, sizeof(logs));
+	assert_string_equal(logs, "ima:matched slim:matched");
+	json_object_put(rec);
+	/* next round: nothing new in either log, still trusted */
+	assert_int_equal(agent_once(), 0);
+
+	/* an unknown file in the slim list only */
+	slim_measure("/usr/sbin/evil-daemon", "evil");
+	assert_int_equal(agent_once(), 1);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "untrusted");
+	assert_true(last_result_names(rec, "/usr/sbin/evil-daemon"));
+	last_logs(rec, logs, sizeof(logs));
+	assert_string_equal(logs, "ima:matched slim:matched");
+	json_object_put(rec);
+
+	/* a slim entry edited after it was extended: PCR 11 cannot match */
+	off = F.slog.len - 4;
+	F.slog.data[off] ^= 1;
+	write_file(F.slimlist, &F.slog);
+	assert_int_equal(agent_once(), 1);
+	rec = agent_record();
+	assert_string_equal(jpath_str(rec, "state", NULL), "untrusted");
+	s = json_object_to_json_string(jget_last(rec));
+	assert_non_null(strstr(s, "log slim: no prefix"));
+	assert_null(strstr(s, "log ima:"));
+	json_object_put(rec);
+	F.slog.data[off] ^= 1;
+	write_file(F.slimlist, &F.slog);
+
+	/* the agent without the slim log: an error, not a verdict */
+	F.slim = 0;
+	write_conf();
+	assert_int_equal(agent_once(), 2);
+	F.slim = 1;
+	write_conf();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -637,6 +784,7 @@ int main(void)
 		cmocka_unit_test(restart_continues_and_failover),
 		cmocka_unit_test(verifier_away_and_back),
 		cmocka_unit_test(attestctl_fleet),
+		cmocka_unit_test(two_logs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -845,6 +845,25 @@ static void test_bad_evidence(void **state)
 		 "00000\"}},\"logs\":"
 		 "[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16]}",
 		 "wrong_type"},
+		/* a log this verifier does not ask for (it asks for ima) */
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":{\"10\":"
+		 "\"00000000000000000000000000000000000000000000000000000000000"
+		 "00000\"}},\"logs\":"
+		 "[{\"name\":\"slim\",\"start\":0,\"entries\":\"\"}]}",
+		 "unknown_log"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":{\"10\":"
+		 "\"00000000000000000000000000000000000000000000000000000000000"
+		 "00000\"}},\"logs\":"
+		 "[{\"name\":\"ima\",\"start\":0,\"entries\":\"\"},"
+		 "{\"name\":\"ima\",\"start\":0,\"entries\":\"\"}]}",
+		 "duplicate_log"},
+		{"{\"agent_id\":\"host-1\",\"nonce\":\"NONCE\",\"quote\":"
+		 "\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":{\"10\":"
+		 "\"00000000000000000000000000000000000000000000000000000000000"
+		 "00000\"}},\"logs\":[]}",
+		 "wrong_type"},
 	};
 	struct json_object *js, *before, *after, *c;
 	char body[1024], nonce[80];

@@ -7,7 +7,8 @@
  *                "logs": [{"name", "pcr", "next_entry"}]}
  *   POST /v1/attestation/evidence {"agent_id", "nonce", "quote",
  *        "signature", "pcrs": {"sha256": {"0": hex, ...}},
- *        "logs": [{"name": "ima", "start": N, "entries": base64}]}
+ *        "logs": [{"name": "ima", "start": N, "entries": base64}, ...],
+ *        "uefi_log": base64 (optional)}
  *        -> 200 the result (state trusted/untrusted, reasons, failures)
  *
  * The caller must hold the client certificate issued to agent_id at its
@@ -30,13 +31,14 @@
 #include "attest/pcrs.h"
 #include "attest/replay.h"
 #include "attest.h"
+#include "logstate.h"
 #include "metrics.h"
 #include "service.h"
 #include "webhook.h"
 #include "wlcache.h"
 
 #define VER_NONCE_BYTES	  32
-#define VER_SEL_MASK	  0x7ffu /* sha256 PCRs 0-10 */
+#define VER_SEL_BOOT	  0x3ffu /* sha256 PCRs 0-9: boot_aggregate, UEFI */
 #define VER_QUOTE_MAX	  2048
 #define VER_PCRS_JSON_MAX 16384
 
@@ -73,18 +75,32 @@ int ver_require_agent(struct ver_req *rq, struct ver_resp *rs, const char *id,
 	return 0;
 }
 
+/* PCRs 0-9 and the PCR of every log asked for. */
+static uint32_t sel_mask(const struct ver_config *cfg)
+{
+	uint32_t m = VER_SEL_BOOT;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nlogs; i++)
+		m |= 1u << cfg->logs[i].pcr;
+	return m;
+}
+
 static int challenge(struct ver_req *rq, struct ver_resp *rs)
 {
 	static const char *const fields[] = {"agent_id", NULL};
+	const struct ver_config *cfg = rq->ctx->cfg;
 	struct json_object *req = NULL, *o, *sel, *arr, *log;
-	struct att_replay_state st;
+	struct ver_logstates *ls = NULL;
+	const struct att_replay_state *st;
 	struct att_agent_rec a;
 	uint8_t raw[VER_NONCE_BYTES];
 	char nonce[2 * VER_NONCE_BYTES + 1], stored[96];
 	const char *id;
-	uint64_t next = 0;
+	uint32_t mask = sel_mask(cfg);
 	int64_t now = (int64_t)time(NULL), expires;
-	int rc, i;
+	unsigned int i;
+	int rc;
 
 	att_agent_rec_init(&a);
 	if (ver_parse_body(rq, rs, &req))
@@ -93,17 +109,22 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 	    ver_field_str(rs, req, "agent_id", 1, &id) ||
 	    ver_require_agent(rq, rs, id, &a))
 		goto out;
+	if (ver_logstates_new(&ls)) {
+		ver_error(rs, 500, "internal", "out of memory");
+		goto out;
+	}
+	/* An unusable saved state asks from 0; the evidence says why. */
 	if (a.replay && a.reset_count >= 0 &&
-	    !att_replay_state_decode(a.replay, a.replay_len, &st))
-		next = st.next_index;
+	    ver_logstates_decode(a.replay, a.replay_len, ls))
+		ls->n = 0;
 	if (RAND_bytes(raw, sizeof(raw)) != 1) {
 		ver_error(rs, 500, "internal", "no random bytes");
 		goto out;
 	}
 	att_hex_encode(raw, sizeof(raw), nonce);
-	expires = now + rq->ctx->cfg->nonce_lifetime;
-	snprintf(stored, sizeof(stored), "{\"start\":%llu,\"sha256\":%u}",
-		 (unsigned long long)next, VER_SEL_MASK);
+	expires = now + cfg->nonce_lifetime;
+	snprintf(stored, sizeof(stored), "{\"sha256\":%lu}",
+		 (unsigned long)mask);
 	rc = att_store_nonce_put(rq->ctx->store, nonce, id, expires, stored);
 	if (rc) {
 		ver_store_error(rs, rc, "nonce");
@@ -114,68 +135,110 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 	o = json_object_new_object();
 	sel = json_object_new_object();
 	arr = json_object_new_array();
-	for (i = 0; i <= 10; i++)
-		json_object_array_add(arr, json_object_new_int(i));
+	for (i = 0; i < ATT_PCR_COUNT; i++)
+		if (mask & (1u << i))
+			json_object_array_add(arr, json_object_new_int((int)i));
 	json_object_object_add(sel, "sha256", arr);
 	json_object_object_add(o, "agent_id", json_object_new_string(id));
 	json_object_object_add(o, "nonce", json_object_new_string(nonce));
 	json_object_object_add(o, "expires", json_object_new_int64(expires));
 	json_object_object_add(o, "pcr_selection", sel);
 	arr = json_object_new_array();
-	log = json_object_new_object();
-	json_object_object_add(log, "name", json_object_new_string("ima"));
-	json_object_object_add(log, "pcr", json_object_new_int(VER_IMA_PCR));
-	json_object_object_add(log, "next_entry",
-			       json_object_new_int64((int64_t)next));
-	json_object_array_add(arr, log);
+	for (i = 0; i < cfg->nlogs; i++) {
+		st = a.reset_count >= 0
+			     ? ver_logstates_find(ls, cfg->logs[i].name)
+			     : NULL;
+		log = json_object_new_object();
+		json_object_object_add(
+			log, "name", json_object_new_string(cfg->logs[i].name));
+		json_object_object_add(
+			log, "pcr", json_object_new_int((int)cfg->logs[i].pcr));
+		json_object_object_add(
+			log, "next_entry",
+			json_object_new_int64(st ? (int64_t)st->next_index
+						 : 0));
+		json_object_array_add(arr, log);
+	}
 	json_object_object_add(o, "logs", arr);
 	ver_json_reply(rs, 201, o);
 	json_object_put(o);
 out:
+	ver_logstates_free(ls);
 	att_agent_rec_release(&a);
 	json_object_put(req);
 	return 0;
 }
 
-struct ev_in {
-	uint8_t *quote, *sig, *log, *uefi, nonce[VER_NONCE_BYTES];
-	size_t quote_len, sig_len, log_len, uefi_len;
+struct ev_log {
+	const char *name; /* the configured name */
+	int present;
 	int64_t start;
+	uint8_t *data;
+	size_t len;
+};
+
+struct ev_in {
+	uint8_t *quote, *sig, *uefi, nonce[VER_NONCE_BYTES];
+	size_t quote_len, sig_len, uefi_len;
+	struct ev_log logs[VER_MAX_LOGS]; /* in the configuration's order */
 	struct att_pcrs pcrs;
 };
 
-static int parse_log(struct ver_resp *rs, struct json_object *req,
-		     struct ev_in *in, size_t max)
+/* "logs": one object per log, each a log this verifier asks for. */
+static int parse_logs(struct ver_resp *rs, const struct ver_config *cfg,
+		      struct json_object *req, struct ev_in *in, size_t max)
 {
 	static const char *const fields[] = {"name", "start", "entries", NULL};
 	struct json_object *arr, *log;
 	const char *name, *b64;
+	struct ev_log *l;
+	size_t i, n, k;
+	int64_t start;
 
 	if (!json_object_object_get_ex(req, "logs", &arr) ||
 	    !json_object_is_type(arr, json_type_array) ||
-	    json_object_array_length(arr) != 1) {
+	    (n = json_object_array_length(arr)) < 1 || n > VER_MAX_LOGS) {
 		ver_error(rs, 400, "wrong_type",
-			  "field 'logs' must be an array with one log (ima)");
+			  "field 'logs' must be an array of 1 to %d logs",
+			  VER_MAX_LOGS);
 		return ATT_E_FORMAT;
 	}
-	log = json_object_array_get_idx(arr, 0);
-	if (!json_object_is_type(log, json_type_object)) {
-		ver_error(rs, 400, "wrong_type", "logs[0] must be an object");
-		return ATT_E_FORMAT;
+	for (i = 0; i < n; i++) {
+		log = json_object_array_get_idx(arr, i);
+		if (!json_object_is_type(log, json_type_object)) {
+			ver_error(rs, 400, "wrong_type",
+				  "logs[%zu] must be an object", i);
+			return ATT_E_FORMAT;
+		}
+		if (ver_fields_only(rs, log, fields) ||
+		    ver_field_str(rs, log, "name", 1, &name) ||
+		    ver_field_int(rs, log, "start", 1, 0, INT64_MAX, &start) ||
+		    ver_field_str(rs, log, "entries", 1, &b64))
+			return ATT_E_FORMAT;
+		for (k = 0; k < cfg->nlogs; k++)
+			if (!strcmp(cfg->logs[k].name, name))
+				break;
+		if (k == cfg->nlogs) {
+			ver_error(rs, 400, "unknown_log",
+				  "logs[%zu].name: '%.32s' is not a log this "
+				  "verifier asks for",
+				  i, name);
+			return ATT_E_FORMAT;
+		}
+		l = &in->logs[k];
+		if (l->present) {
+			ver_error(rs, 400, "duplicate_log",
+				  "logs[%zu]: log '%s' sent twice", i,
+				  cfg->logs[k].name);
+			return ATT_E_FORMAT;
+		}
+		l->present = 1;
+		l->start = start;
+		if (*b64 && ver_field_b64(rs, log, "entries", 1, max, &l->data,
+					  &l->len))
+			return ATT_E_FORMAT;
 	}
-	if (ver_fields_only(rs, log, fields) ||
-	    ver_field_str(rs, log, "name", 1, &name) ||
-	    ver_field_int(rs, log, "start", 1, 0, INT64_MAX, &in->start) ||
-	    ver_field_str(rs, log, "entries", 1, &b64))
-		return ATT_E_FORMAT;
-	if (strcmp(name, "ima")) {
-		ver_error(rs, 400, "unknown_log", "logs[0].name must be 'ima'");
-		return ATT_E_FORMAT;
-	}
-	if (!*b64)
-		return 0; /* no new entries */
-	return ver_field_b64(rs, log, "entries", 1, max, &in->log,
-			     &in->log_len);
+	return 0;
 }
 
 static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
@@ -224,11 +287,11 @@ static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
 	if (ver_field_b64(rs, req, "uefi_log", 0, rq->ctx->cfg->max_body,
 			  &in->uefi, &in->uefi_len))
 		return ATT_E_FORMAT;
-	return parse_log(rs, req, in, rq->ctx->cfg->max_body);
+	return parse_logs(rs, rq->ctx->cfg, req, in, rq->ctx->cfg->max_body);
 }
 
 static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
-		      const char *nonce, const char *id, int64_t *start)
+		      const char *nonce, const char *id, uint32_t *mask)
 {
 	struct json_object *o;
 	char *stored = NULL, err[64];
@@ -261,7 +324,11 @@ static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 	if (rc)
 		return ver_error(rs, 500, "internal", "stored nonce unusable"),
 		       rc;
-	*start = json_object_get_int64(json_object_object_get(o, "start"));
+	/* Nonces issued before selections were stored: PCRs 0-10. */
+	*mask = json_object_object_get(o, "sha256")
+			? (uint32_t)json_object_get_int64(
+				  json_object_object_get(o, "sha256"))
+			: 0x7ffu;
 	json_object_put(o);
 	return 0;
 }
@@ -302,7 +369,9 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	struct ev_in in;
 	struct timespec t0, t1;
 	const char *id, *nonce;
-	int64_t expect_start, wl_version = 0, now = (int64_t)time(NULL);
+	int64_t wl_version = 0, now = (int64_t)time(NULL);
+	uint32_t mask;
+	unsigned int i;
 	char before[sizeof(a.state)];
 	int rc, hrc;
 
@@ -313,9 +382,8 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		return 0;
 	if (parse_evidence(rq, rs, req, &in, &id, &nonce) ||
 	    ver_require_agent(rq, rs, id, &a) ||
-	    take_nonce(rq, rs, nonce, id, &expect_start))
+	    take_nonce(rq, rs, nonce, id, &mask))
 		goto out;
-	(void)expect_start;
 	if (a.wl_name[0]) {
 		rc = ver_wlcache_get(rq->ctx->wlc, rq->ctx->store, a.wl_name,
 				     a.wl_version, &ref, &wl_version);
@@ -325,7 +393,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		}
 	}
 	memset(&sel, 0, sizeof(sel));
-	att_pcr_sel_add(&sel, ATT_HASH_SHA256, VER_SEL_MASK);
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, mask);
 	memset(&ev, 0, sizeof(ev));
 	ev.quote = in.quote;
 	ev.quote_len = in.quote_len;
@@ -338,9 +406,16 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	ev.static_pcrs = rq->ctx->static_pcrs;
 	ev.uefi_log = in.uefi;
 	ev.uefi_log_len = in.uefi_len;
-	ev.log_start = (uint64_t)in.start;
-	ev.log = in.log ? in.log : (const uint8_t *)"";
-	ev.log_len = in.log_len;
+	ev.nlogs = rq->ctx->cfg->nlogs;
+	for (i = 0; i < ev.nlogs; i++) {
+		ev.logs[i].name = rq->ctx->cfg->logs[i].name;
+		ev.logs[i].pcr = rq->ctx->cfg->logs[i].pcr;
+		ev.logs[i].present = in.logs[i].present;
+		ev.logs[i].start = (uint64_t)in.logs[i].start;
+		ev.logs[i].data =
+			in.logs[i].data ? in.logs[i].data : (const uint8_t *)"";
+		ev.logs[i].len = in.logs[i].len;
+	}
 	snprintf(before, sizeof(before), "%s", a.state);
 	rc = ver_attest_run(&a, ref ? ver_wlref_wl(ref) : NULL, a.wl_name,
 			    wl_version, &ev, now, &result);
@@ -375,7 +450,8 @@ out:
 	ver_wlref_put(rq->ctx->wlc, ref);
 	free(in.quote);
 	free(in.sig);
-	free(in.log);
+	for (i = 0; i < VER_MAX_LOGS; i++)
+		free(in.logs[i].data);
 	free(in.uefi);
 	att_agent_rec_release(&a);
 	json_object_put(req);

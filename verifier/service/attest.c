@@ -83,8 +83,8 @@ static void add_failures(struct json_object *log,
 	json_object_object_add(log, "failures", arr);
 }
 
-/* Replays exactly n entries of the list from st (the matched prefix). */
-static int advance(struct att_replay *rp, const struct ver_evidence *ev,
+/* Replays exactly n entries of the list from its start (the prefix). */
+static int advance(struct att_replay *rp, const struct ver_log_in *in,
 		   uint64_t n)
 {
 	struct att_ima_reader *rd;
@@ -92,11 +92,11 @@ static int advance(struct att_replay *rp, const struct ver_evidence *ev,
 	uint64_t i;
 	int rc, ok;
 
-	rc = att_ima_reader_new_mem(ev->log, ev->log_len, ATT_IMA_FMT_BINARY,
+	rc = att_ima_reader_new_mem(in->data, in->len, ATT_IMA_FMT_BINARY,
 				    ATT_HASH_SHA1, NULL, &rd);
 	if (rc)
 		return rc;
-	rc = att_ima_reader_seek(rd, ev->log_start, 0);
+	rc = att_ima_reader_seek(rd, in->start, 0);
 	for (i = 0; !rc && i < n; i++) {
 		rc = att_ima_reader_next(rd, &e);
 		if (!rc)
@@ -106,49 +106,65 @@ static int advance(struct att_replay *rp, const struct ver_evidence *ev,
 	return rc;
 }
 
-static int check_log(struct run *r, struct att_agent_rec *a,
-		     const struct att_wl *wl, const struct ver_evidence *ev,
-		     int reboot, struct att_replay *rp, int *advanced)
+/* From the saved state of the log, or from zero. */
+static int restore(struct att_replay *rp, const struct att_replay_state *saved)
+{
+	att_replay_reset(rp);
+	return saved ? att_replay_restore(rp, saved) : ATT_OK;
+}
+
+/*
+ * One log: its new entries from the saved state (NULL: from entry 0),
+ * replayed against the quoted value of its PCR and judged. On a trusted
+ * prefix, rp holds the state after it and *advanced is set.
+ */
+static int check_log(struct run *r, const char *id, const struct att_wl *wl,
+		     const struct ver_evidence *ev, const struct ver_log_in *in,
+		     const struct att_replay_state *saved,
+		     struct att_replay *rp, int *advanced)
 {
 	struct att_check_opts opts = {.quoted = ev->pcrs,
-				      .pcr_mask = 1u << VER_IMA_PCR};
+				      .pcr_mask = 1u << in->pcr};
 	struct att_check_result cr;
 	struct att_ima_reader *rd = NULL;
 	struct json_object *log = json_object_new_object();
-	struct att_replay_state saved;
 	uint64_t expect;
 	int rc;
 
 	*advanced = 0;
 	json_object_array_add(r->logs, log);
-	json_object_object_add(log, "name", json_object_new_string("ima"));
-	json_object_object_add(log, "pcr", json_object_new_int(VER_IMA_PCR));
+	json_object_object_add(log, "name", json_object_new_string(in->name));
+	json_object_object_add(log, "pcr", json_object_new_int((int)in->pcr));
+	json_object_object_add(log, "sent",
+			       json_object_new_boolean(in->present));
+	if (!in->present) {
+		reason(r, "log %s: not sent (the verifier asks for it)",
+		       in->name);
+		return 0;
+	}
 	json_object_object_add(log, "start",
-			       json_object_new_int64((int64_t)ev->log_start));
+			       json_object_new_int64((int64_t)in->start));
 	att_check_result_init(&cr);
-	if (!reboot && a->replay) {
-		rc = att_replay_state_decode(a->replay, a->replay_len, &saved);
-		if (!rc)
-			rc = att_replay_restore(rp, &saved);
-		if (rc) {
-			att_err("%s: stored replay state unusable: %s", a->id,
-				att_strerror(rc));
-			return rc;
-		}
+	rc = restore(rp, saved);
+	if (rc) {
+		att_err("%s: stored replay state of log %s unusable: %s", id,
+			in->name, att_strerror(rc));
+		return rc;
 	}
 	expect = att_replay_state(rp)->next_index;
-	if (ev->log_start != expect) {
-		reason(r, "log: expected entries from %llu, got them from %llu",
-		       (unsigned long long)expect,
-		       (unsigned long long)ev->log_start);
+	if (in->start != expect) {
+		reason(r,
+		       "log %s: expected entries from %llu, got them from %llu",
+		       in->name, (unsigned long long)expect,
+		       (unsigned long long)in->start);
 		return 0;
 	}
 	if (!wl)
 		reason(r, "no whitelist is assigned to this agent");
-	rc = att_ima_reader_new_mem(ev->log, ev->log_len, ATT_IMA_FMT_BINARY,
+	rc = att_ima_reader_new_mem(in->data, in->len, ATT_IMA_FMT_BINARY,
 				    ATT_HASH_SHA1, NULL, &rd);
 	if (!rc)
-		rc = att_ima_reader_seek(rd, ev->log_start, 0);
+		rc = att_ima_reader_seek(rd, in->start, 0);
 	if (!rc)
 		rc = att_check_list(rd, wl, rp, &opts, &cr);
 	att_ima_reader_free(rd);
@@ -170,12 +186,12 @@ static int check_log(struct run *r, struct att_agent_rec *a,
 		json_object_new_int64((int64_t)cr.failures_total));
 	add_failures(log, &cr);
 	if (cr.status == ATT_CHECK_ERROR) {
-		reason(r, "log: unreadable: %s", cr.errmsg);
+		reason(r, "log %s: unreadable: %s", in->name, cr.errmsg);
 	} else if (!cr.replay_matched) {
 		reason(r,
-		       "log: no prefix of the entries replays to the quoted "
-		       "PCR %d",
-		       VER_IMA_PCR);
+		       "log %s: no prefix of the entries replays to the quoted "
+		       "PCR %u",
+		       in->name, in->pcr);
 	} else if (cr.failures_total) {
 		size_t i;
 
@@ -184,19 +200,13 @@ static int check_log(struct run *r, struct att_agent_rec *a,
 			       att_verdict_name(cr.failures[i].verdict),
 			       cr.failures[i].path ? cr.failures[i].path : "");
 		if (cr.failures_total > cr.nfailures || cr.nfailures > 20)
-			reason(r, "... %llu failing entries in all",
-			       (unsigned long long)cr.failures_total);
+			reason(r, "... %llu failing entries in all (log %s)",
+			       (unsigned long long)cr.failures_total, in->name);
 	} else if (wl) {
 		/* Trusted so far: move the saved state over the prefix. */
-		att_replay_reset(rp);
-		if (!reboot && a->replay) {
-			rc = att_replay_state_decode(a->replay, a->replay_len,
-						     &saved);
-			if (!rc)
-				rc = att_replay_restore(rp, &saved);
-		}
+		rc = restore(rp, saved);
 		if (!rc)
-			rc = advance(rp, ev, cr.verified);
+			rc = advance(rp, in, cr.verified);
 		if (rc) {
 			att_check_result_release(&cr);
 			return rc;
@@ -205,6 +215,50 @@ static int check_log(struct run *r, struct att_agent_rec *a,
 	}
 	att_check_result_release(&cr);
 	return 0;
+}
+
+/* Every log asked for; the saved states move over trusted prefixes. */
+static int check_logs(struct run *r, struct att_agent_rec *a,
+		      const struct att_wl *wl, const struct ver_evidence *ev,
+		      struct att_replay *rp)
+{
+	struct ver_logstates *ls = NULL;
+	unsigned int i;
+	int rc, advanced, changed = 0;
+	uint8_t *st;
+	size_t stlen;
+
+	rc = ver_logstates_new(&ls);
+	if (!rc && a->replay)
+		rc = ver_logstates_decode(a->replay, a->replay_len, ls);
+	if (rc) {
+		att_err("%s: stored replay state unusable: %s", a->id,
+			att_strerror(rc));
+		goto out;
+	}
+	for (i = 0; i < ev->nlogs; i++) {
+		rc = check_log(r, a->id, wl, ev, &ev->logs[i],
+			       ver_logstates_find(ls, ev->logs[i].name), rp,
+			       &advanced);
+		if (!rc && advanced) {
+			rc = ver_logstates_set(ls, ev->logs[i].name,
+					       att_replay_state(rp));
+			changed = 1;
+		}
+		if (rc)
+			goto out;
+	}
+	if (changed) {
+		rc = ver_logstates_encode(ls, &st, &stlen);
+		if (rc)
+			goto out;
+		free(a->replay);
+		a->replay = st;
+		a->replay_len = stlen;
+	}
+out:
+	ver_logstates_free(ls);
+	return rc;
 }
 
 /* The UEFI event log replayed against the quoted PCRs 0-7. */
@@ -297,9 +351,7 @@ int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 	struct att_replay *rp = NULL;
 	struct json_object *q, *w;
 	struct run r;
-	uint8_t *st = NULL;
-	size_t stlen;
-	int rc, reboot = 0, advanced = 0;
+	int rc, reboot = 0;
 	char *txt;
 
 	*result = NULL;
@@ -377,18 +429,10 @@ int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 	a->restart_count = info.restart_count;
 	a->tpm_clock = (int64_t)info.clock;
 
-	/* 3. The log: replay with prefix matching, whitelist verdicts. */
-	rc = check_log(&r, a, wl, ev, reboot, rp, &advanced);
+	/* 3. The logs: replay with prefix matching, whitelist verdicts. */
+	rc = check_logs(&r, a, wl, ev, rp);
 	if (rc)
 		goto out;
-	if (advanced) {
-		rc = att_replay_state_encode(att_replay_state(rp), &st, &stlen);
-		if (rc)
-			goto out;
-		free(a->replay);
-		a->replay = st;
-		a->replay_len = stlen;
-	}
 done:
 	snprintf(a->state, sizeof(a->state), "%s",
 		 r.trusted ? "trusted" : "untrusted");

@@ -7,9 +7,10 @@
  * Order (DESIGN.md, Verification): quote signature with the bound AK,
  * nonce, selection and PCR digest (att_quote_verify); clock
  * (resetCount/restartCount never back, a new resetCount is a reboot and
- * the log starts over at entry 0); the log's new entries replayed from the
- * saved state with prefix matching against the quoted PCR and judged by
- * the whitelist (att_check_list, boot_aggregate against quoted PCRs 0-9).
+ * the logs start over at entry 0); each log's new entries replayed from
+ * its saved state with prefix matching against its quoted PCR and judged
+ * by the whitelist (att_check_list, boot_aggregate against quoted PCRs
+ * 0-9). A log asked for and not sent is a failure.
  * The saved replay state moves only over a trusted prefix, so a failure
  * is judged again every round until the whitelist allows it or the host
  * reboots; entries after the quoted value wait for the next round.
@@ -21,12 +22,23 @@
 #include <stdint.h>
 
 #include "attest/tpm_quote.h"
+#include "logstate.h"
 #include "store.h"
 
 struct att_wl;
 struct json_object;
 
 #define VER_IMA_PCR 10
+
+/* One log the verifier asked for, as the agent sent it (or did not). */
+struct ver_log_in {
+	const char *name;
+	unsigned int pcr;
+	int present;	     /* the agent sent it */
+	uint64_t start;	     /* index of the first entry sent */
+	const uint8_t *data; /* binary_runtime_measurements bytes */
+	size_t len;
+};
 
 struct ver_evidence {
 	const uint8_t *quote, *sig;
@@ -35,12 +47,11 @@ struct ver_evidence {
 	size_t nonce_len;
 	const struct att_pcr_sel *sel;
 	const struct att_pcrs *pcrs;
-	uint64_t log_start;		    /* index of the first entry sent */
 	const struct att_pcrs *static_pcrs; /* expected values, or NULL */
 	const uint8_t *uefi_log; /* binary_bios_measurements, or NULL */
 	size_t uefi_log_len;
-	const uint8_t *log; /* binary_runtime_measurements bytes */
-	size_t log_len;
+	struct ver_log_in logs[VER_MAX_LOGS]; /* the logs asked for */
+	unsigned int nlogs;
 };
 
 /*

@@ -31,6 +31,9 @@ void ver_config_defaults(struct ver_config *c)
 	c->interval = 60;
 	c->agent_cert_days = 365;
 	c->log_level = ATT_LOG_INFO;
+	memcpy(c->logs[0].name, "ima", 4);
+	c->logs[0].pcr = 10;
+	c->nlogs = 1;
 }
 
 int ver_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
@@ -81,6 +84,84 @@ static int set_listen(struct ver_config *c, const char *val, char *err,
 	memcpy(c->listen_host, val, hl);
 	c->listen_host[hl] = '\0';
 	c->listen_port = (unsigned int)port;
+	return 0;
+}
+
+/* "ima:10,slim:11": names unique, PCRs unique and in 10..23. */
+static int set_logs(struct ver_config *c, const char *val, char *err,
+		    size_t errlen)
+{
+	struct ver_log_spec logs[VER_MAX_LOGS];
+	unsigned int n = 0, i;
+	const char *p = val, *end, *colon;
+	char num[8];
+	uint64_t pcr;
+	size_t len;
+
+	memset(logs, 0, sizeof(logs));
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		colon = memchr(p, ':', (size_t)(end - p));
+		if (!colon || n == VER_MAX_LOGS) {
+			snprintf(err, errlen,
+				 n == VER_MAX_LOGS ? "logs: at most %d logs"
+						   : "logs: expected "
+						     "NAME:PCR[,NAME:PCR...]",
+				 VER_MAX_LOGS);
+			return ATT_E_FORMAT;
+		}
+		len = (size_t)(colon - p);
+		if (len >= VER_LOG_NAME_MAX) {
+			snprintf(err, errlen, "logs: name too long");
+			return ATT_E_FORMAT;
+		}
+		memcpy(logs[n].name, p, len);
+		logs[n].name[len] = '\0';
+		len = (size_t)(end - colon - 1);
+		while (len && colon[len] == ' ')
+			len--;
+		if (len >= sizeof(num)) {
+			snprintf(err, errlen, "logs: bad PCR for '%s'",
+				 logs[n].name);
+			return ATT_E_FORMAT;
+		}
+		memcpy(num, colon + 1, len);
+		num[len] = '\0';
+		if (!ver_log_name_ok(logs[n].name)) {
+			snprintf(err, errlen,
+				 "logs: '%s': a name is 1-15 of a-z 0-9 _ -",
+				 logs[n].name);
+			return ATT_E_FORMAT;
+		}
+		if (ver_parse_u64(num, 10, 23, &pcr)) {
+			snprintf(err, errlen,
+				 "logs: '%s': the PCR must be 10 to 23 (0-9 "
+				 "are the boot's)",
+				 logs[n].name);
+			return ATT_E_FORMAT;
+		}
+		logs[n].pcr = (unsigned int)pcr;
+		for (i = 0; i < n; i++)
+			if (!strcmp(logs[i].name, logs[n].name) ||
+			    logs[i].pcr == logs[n].pcr) {
+				snprintf(err, errlen,
+					 "logs: '%s' repeats a name or a PCR",
+					 logs[n].name);
+				return ATT_E_FORMAT;
+			}
+		n++;
+		p = *end ? end + 1 : end;
+	}
+	if (!n) {
+		snprintf(err, errlen, "logs: at least one log");
+		return ATT_E_FORMAT;
+	}
+	memcpy(c->logs, logs, sizeof(logs));
+	c->nlogs = n;
 	return 0;
 }
 
@@ -135,6 +216,8 @@ int ver_config_set(struct ver_config *c, const char *key, const char *val,
 
 	if (!strcmp(key, "listen"))
 		return set_listen(c, val, err, errlen);
+	if (!strcmp(key, "logs"))
+		return set_logs(c, val, err, errlen);
 	if (!strcmp(key, "log_level")) {
 		if (att_log_parse_level(val, &lvl)) {
 			snprintf(

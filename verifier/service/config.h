@@ -9,7 +9,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "logstate.h"
+
 #define VER_PATH_MAX 1024
+
+/* A measurement log the verifier asks every agent for, and its PCR. */
+struct ver_log_spec {
+	char name[VER_LOG_NAME_MAX];
+	unsigned int pcr;
+};
 
 struct ver_config {
 	char listen_host[64];	      /* 127.0.0.1 */
@@ -34,6 +42,8 @@ struct ver_config {
 	unsigned int interval;		/* expected attestation interval, 60 */
 	unsigned int agent_cert_days;	/* default 365 */
 	int log_level;			/* enum att_log_level */
+	struct ver_log_spec logs[VER_MAX_LOGS]; /* default ima:10 */
+	unsigned int nlogs;
 };
 
 void ver_config_defaults(struct ver_config *c);
