@@ -178,7 +178,10 @@ static void print_fleet(struct json_object *f)
 		    json_object_is_type(wl, json_type_object))
 			snprintf(wls, sizeof(wls), "%s@%s",
 				 str_or(wl, "name", "?"),
-				 str_or(wl, "version", "?"));
+				 /* 0: the agent follows the newest version */
+				 strcmp(str_or(wl, "version", "?"), "0")
+					 ? str_or(wl, "version", "?")
+					 : "newest");
 		printf("%-24s %-10s %-20s %-16s %5s  ", str_or(a, "id", "?"),
 		       str_or(a, "state", "?"), when, wls,
 		       str_or(a, "boot_count", "?"));

@@ -36,11 +36,20 @@ static void reason(struct run *r, const char *fmt, ...)
 	char msg[400];
 	va_list ap;
 
+	size_t i, n;
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	json_object_array_add(r->reasons, json_object_new_string(msg));
 	r->trusted = 0;
+	/* Once each: a file in two logs is one reason (each log lists it). */
+	n = json_object_array_length(r->reasons);
+	for (i = 0; i < n; i++)
+		if (!strcmp(json_object_get_string(
+				    json_object_array_get_idx(r->reasons, i)),
+			    msg))
+			return;
+	json_object_array_add(r->reasons, json_object_new_string(msg));
 }
 
 /* A path as JSON text: bytes as they are when UTF-8, else escaped. */
