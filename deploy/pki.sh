@@ -9,7 +9,8 @@
 # init writes into DIR (created; keys mode 0600, ECDSA P-256, SHA-256):
 #   server-ca.pem/.key   CA the agents and attestctl pin
 #   server.pem/.key      verifier certificate: CN=localhost,
-#                        SAN DNS:localhost, IP:127.0.0.1, serverAuth
+#                        SAN DNS:localhost, IP:127.0.0.1 (and
+#                        $PKI_SERVER_SAN, e.g. IP:10.0.2.2), serverAuth
 #   admin-ca.pem/.key    CA of admin client certificates
 #   admin.pem/.key       admin client certificate (CN=admin, clientAuth)
 #   agent-ca.pem/.key    CA of agent client certificates (the verifier
@@ -20,7 +21,7 @@
 set -eu
 
 usage() {
-	sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 }
 
@@ -62,7 +63,7 @@ init)
 	mkca agent-ca "attest test agent CA"
 	mkca rogue-ca "attest test admin CA"
 	sign server-ca server localhost \
-		"basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n"
+		"basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1${PKI_SERVER_SAN:+,$PKI_SERVER_SAN}\n"
 	sign admin-ca admin admin "$client_ext"
 	sign rogue-ca rogue admin "$client_ext"
 	;;

@@ -6,7 +6,7 @@
 # Kernels: each entry is "<tag> <kernel release>", image in /boot, headers in
 # /usr/src/linux-headers-<release>.
 VM_KERNELS="${VM_KERNELS:-6.1:6.1.0-57-amd64 6.12:6.12.118+deb12-amd64}"
-VM_SRC=$(cd "$(dirname "$0")/../.." && pwd)
+VM_SRC=${VM_SRC:-$(cd "$(dirname "$0")/../.." && pwd)}
 VM_DIR="$VM_SRC/tests/vm"
 
 vm_log() { echo "vm: $*" >&2; }
