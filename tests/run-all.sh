@@ -1,6 +1,7 @@
 #!/bin/bash
 # run-all.sh O FUZZ_SECONDS - the whole `make check` test pass after the
-# builds: unit (ASan+UBSan), integration, fuzz (time-boxed), VM.
+# builds: unit (ASan+UBSan), integration, fuzz (time-boxed), VM, and the
+# fleet (real verifier, qemu guests with swtpm, slim.ko and attest-agent).
 # Every suite runs even when an earlier one failed; the exit status is 1
 # when any failed, and the last line totals them.
 set -u
@@ -34,6 +35,7 @@ run_suite kernel-static "$here/kernel-static.sh" "$O"
 if [ -x "$here/vm/run.sh" ]; then
 	run_suite vm "$here/vm/run.sh" "$O"
 fi
+run_suite fleet "$here/vm/fleet-test.sh" "$O"
 echo "=== summary:$suites"
 # One closing line over every suite (each suite ends with "KIND: N passed,
 # N failed").
