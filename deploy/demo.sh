@@ -110,9 +110,9 @@ if [ -n "$KEEP" ]; then
                   ATTEST_CERT=$FLEET_DIR/pki/admin.pem ATTEST_KEY=$FLEET_DIR/pki/admin.key
                 $FLEET_BIN/attestctl fleet
     consoles:   $FLEET_DIR/g*/console.log
-    commands:   a line (run-unknown, load-module, reboot, poweroff) on the
-                unix socket $FLEET_DIR/gN/cmd.sock
-    stop:       kill \$(cat $FLEET_DIR/g*/qemu.pid $FLEET_DIR/verifier/pid); rm -rf $FLEET_DIR
+    commands:   $VM_SRC/deploy/fleet-cmd.sh $FLEET_DIR N COMMAND
+                (run-unknown, load-module, reboot, poweroff)
+    stop:       kill \$(cat $FLEET_DIR/g*/qemu.pid $FLEET_DIR/g*/swtpm.pid $FLEET_DIR/verifier/pid); rm -rf $FLEET_DIR
 EOF
 	exit 0
 fi

@@ -237,6 +237,7 @@ fleet_guest_start() {
 	swtpm socket --tpm2 --tpmstate dir="$d/tpm" \
 		--ctrl type=unixio,path="$d/tpm.sock" --terminate \
 		--log file="$d/swtpm.log" &
+	echo $! >"$d/swtpm.pid"
 	i=0
 	while [ ! -S "$d/tpm.sock" ] && [ $i -lt 50 ]; do
 		sleep 0.1
@@ -326,17 +327,29 @@ fleet_enrolled_assign() {
 	return 1
 }
 
-# fleet_guest_stop N: power off (or kill after 60 s)
+# fleet_guest_stop N: power off (or kill after 60 s); its swtpm ends with
+# qemu (--terminate), or is killed when qemu never started
 fleet_guest_stop() {
 	d=$FLEET_DIR/g$1
-	[ -f "$d/qemu.pid" ] || return 0
-	pid=$(cat "$d/qemu.pid")
-	fleet_cmd "$1" poweroff 2>/dev/null
-	i=0
-	while kill -0 "$pid" 2>/dev/null && [ $i -lt 60 ]; do
-		sleep 1
-		i=$((i + 1))
-	done
-	kill "$pid" 2>/dev/null
-	rm -f "$d/qemu.pid"
+	if [ -f "$d/qemu.pid" ]; then
+		pid=$(cat "$d/qemu.pid")
+		fleet_cmd "$1" poweroff 2>/dev/null
+		i=0
+		while kill -0 "$pid" 2>/dev/null && [ $i -lt 60 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+		kill "$pid" 2>/dev/null
+		rm -f "$d/qemu.pid"
+	fi
+	if [ -f "$d/swtpm.pid" ]; then
+		pid=$(cat "$d/swtpm.pid")
+		i=0
+		while kill -0 "$pid" 2>/dev/null && [ $i -lt 5 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+		kill "$pid" 2>/dev/null
+		rm -f "$d/swtpm.pid"
+	fi
 }
