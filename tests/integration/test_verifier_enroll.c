@@ -327,9 +327,13 @@ static void test_tokens(void **state)
 	body = enroll_body("host-t", "00", &F.ek_pub[0], &F.ek_cert, &F.ak_pub);
 	assert_int_equal(req_code(NULL, "/v1/enroll", body, "bad_token"), 401);
 	free(body);
+	/*
+	 * A good token gets past the token check; this EK is host-1's, so
+	 * a second identity for it is refused (one TPM, one agent).
+	 */
 	body = enroll_body("host-t", tok, &F.ek_pub[0], &F.ek_cert, &F.ak_pub);
-	assert_int_equal(req_code(NULL, "/v1/enroll", body, NULL), 200);
-	/* Single use. */
+	assert_int_equal(req_code(NULL, "/v1/enroll", body, "ek_in_use"), 409);
+	/* Single use: spent by that request. */
 	assert_int_equal(req_code(NULL, "/v1/enroll", body, "bad_token"), 401);
 	free(body);
 	free(tok);
@@ -425,6 +429,13 @@ static void test_other_ak_and_bad_proof(void **state)
 	char *body, *csr;
 
 	(void)state;
+	/* Once host-1 is deleted, its EK may enroll under another id. */
+	body = enroll_body("host-2", NULL, &F.ek_pub[0], &F.ek_cert, &F.ak_pub);
+	assert_int_equal(req_code(NULL, "/v1/enroll", body, "ek_in_use"), 409);
+	free(body);
+	assert_int_equal(req("admin", "DELETE", "/v1/agents/host-1", NULL, &js),
+			 200);
+	json_object_put(js);
 	/* The credential names AK1, but the TPM holds another AK now. */
 	body = enroll_body("host-2", NULL, &F.ek_pub[0], &F.ek_cert, &F.ak_pub);
 	assert_int_equal(req(NULL, "POST", "/v1/enroll", body, &js), 200);

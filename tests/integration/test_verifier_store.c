@@ -182,6 +182,29 @@ static void test_agents_concurrency(void **state)
 	assert_int_equal(att_store_agent_insert(s1, &a), 0);
 	assert_int_equal(a.rev, 1);
 	assert_int_equal(att_store_agent_insert(s2, &a), ATT_E_EXISTS);
+	/* Its EK, looked up from the other connection (bytes compared). */
+	{
+		static const uint8_t other[] = {1, 2, 3, 0, 5};
+		char who[ATT_STORE_ID_MAX + 1];
+
+		assert_int_equal(att_store_agent_by_ek(s2, ek, sizeof(ek),
+						       "host-2", who,
+						       sizeof(who)),
+				 0);
+		assert_string_equal(who, "host-1");
+		assert_int_equal(att_store_agent_by_ek(s2, ek, sizeof(ek),
+						       "host-1", who,
+						       sizeof(who)),
+				 ATT_E_NOT_FOUND);
+		assert_int_equal(att_store_agent_by_ek(s2, other, sizeof(other),
+						       "host-2", who,
+						       sizeof(who)),
+				 ATT_E_NOT_FOUND);
+		assert_int_equal(att_store_agent_by_ek(s2, ek, sizeof(ek) - 1,
+						       "host-2", who,
+						       sizeof(who)),
+				 ATT_E_NOT_FOUND);
+	}
 
 	assert_int_equal(att_store_agent_get(s2, "host-1", &b), 0);
 	assert_int_equal(b.rev, 1);

@@ -252,7 +252,7 @@ static int enroll_start(struct ver_req *rq, struct ver_resp *rs)
 	struct att_cred cred;
 	uint8_t secret[VER_SECRET_BYTES];
 	const uint8_t *name;
-	char hash[65];
+	char hash[65], other[sizeof(a.id)];
 	size_t nlen;
 	int rc, existing = 0;
 
@@ -292,6 +292,20 @@ static int enroll_start(struct ver_req *rq, struct ver_resp *rs)
 	} else {
 		att_agent_rec_init(&a);
 		snprintf(a.id, sizeof(a.id), "%s", in.id);
+	}
+	/* One TPM, one identity: an EK enrolled under another id is refused. */
+	rc = att_store_agent_by_ek(rq->ctx->store, in.ek_pub, in.ek_pub_len,
+				   in.id, other, sizeof(other));
+	if (rc == 0) {
+		ver_error(rs, 409, "ek_in_use",
+			  "this EK is enrolled as agent '%s' (delete that "
+			  "agent first)",
+			  other);
+		goto out;
+	}
+	if (rc != ATT_E_NOT_FOUND) {
+		ver_store_error(rs, rc, "agent");
+		goto out;
 	}
 	name = att_tpm_key_name(in.ak, &nlen);
 	if (RAND_bytes(secret, sizeof(secret)) != 1 ||

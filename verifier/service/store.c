@@ -145,6 +145,15 @@ int att_store_agent_update(struct att_store *s, struct att_agent_rec *a)
 	return s->ops->agent_update(s, a);
 }
 
+int att_store_agent_by_ek(struct att_store *s, const uint8_t *ek_pub,
+			  size_t len, const char *except, char *id,
+			  size_t idlen)
+{
+	if (!s || !ek_pub || !len || !except || !id || !idlen)
+		return ATT_E_INVAL;
+	return s->ops->agent_by_ek(s, ek_pub, len, except, id, idlen);
+}
+
 int att_store_agent_delete(struct att_store *s, const char *id)
 {
 	if (!name_ok(id, ATT_STORE_ID_MAX))

@@ -106,6 +106,13 @@ int att_store_agent_insert(struct att_store *s, struct att_agent_rec *a);
  */
 int att_store_agent_update(struct att_store *s, struct att_agent_rec *a);
 int att_store_agent_delete(struct att_store *s, const char *id);
+/*
+ * The id of an agent other than `except` enrolled with this EK (the
+ * TPM2B_PUBLIC bytes) into id; ATT_E_NOT_FOUND when there is none.
+ */
+int att_store_agent_by_ek(struct att_store *s, const uint8_t *ek_pub,
+			  size_t len, const char *except, char *id,
+			  size_t idlen);
 typedef int (*att_store_agent_fn)(const struct att_agent_rec *a, void *arg);
 /* Every agent, ordered by id (blobs and last_result included). */
 int att_store_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);

@@ -25,6 +25,9 @@ struct att_store_ops {
 	int (*agent_insert)(struct att_store *s, struct att_agent_rec *a);
 	int (*agent_update)(struct att_store *s, struct att_agent_rec *a);
 	int (*agent_delete)(struct att_store *s, const char *id);
+	int (*agent_by_ek)(struct att_store *s, const uint8_t *ek_pub,
+			   size_t len, const char *except, char *id,
+			   size_t idlen);
 	int (*agent_list)(struct att_store *s, att_store_agent_fn fn,
 			  void *arg);
 	int (*history_add)(struct att_store *s, const char *id, int64_t at,

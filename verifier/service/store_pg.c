@@ -83,6 +83,8 @@ static const char *const pg_sql[PS_COUNT] = {
 			    "$2::bigint",
 	[PS_AGENT_REV] = "SELECT rev FROM agents WHERE id = $1",
 	[PS_AGENT_DELETE] = "DELETE FROM agents WHERE id = $1",
+	[PS_AGENT_BY_EK] = "SELECT id FROM agents WHERE ek_pub = $1 AND id <> "
+			   "$2 ORDER BY id LIMIT 1",
 	[PS_AGENT_LIST] = "SELECT " PG_AGENT_COLS " FROM agents ORDER BY id",
 	[PS_HIST_DELETE] = "DELETE FROM history WHERE agent = $1",
 	[PS_NONCE_DELETE_AGENT] = "DELETE FROM nonces WHERE agent = $1",
@@ -489,6 +491,7 @@ static const struct att_store_ops pg_ops = {
 	.agent_insert = pgs_agent_insert,
 	.agent_update = pgs_agent_update,
 	.agent_delete = pgs_agent_delete,
+	.agent_by_ek = pgs_agent_by_ek,
 	.agent_list = pgs_agent_list,
 	.history_add = pgs_history_add,
 	.agent_update_hist = pgs_agent_update_hist,

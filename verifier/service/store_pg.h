@@ -32,6 +32,7 @@ enum pg_stmt {
 	PS_AGENT_UPDATE,
 	PS_AGENT_REV,
 	PS_AGENT_DELETE,
+	PS_AGENT_BY_EK,
 	PS_AGENT_LIST,
 	PS_HIST_DELETE,
 	PS_NONCE_DELETE_AGENT,
@@ -83,6 +84,8 @@ int pgs_agent_get(struct att_store *s, const char *id,
 int pgs_agent_insert(struct att_store *s, struct att_agent_rec *a);
 int pgs_agent_update(struct att_store *s, struct att_agent_rec *a);
 int pgs_agent_delete(struct att_store *s, const char *id);
+int pgs_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
+		    const char *except, char *id, size_t idlen);
 int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
 int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 			  int64_t at, int *hist_rc);

@@ -150,6 +150,28 @@ int pgs_agent_update(struct att_store *s, struct att_agent_rec *a)
 	return rc;
 }
 
+int pgs_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
+		    const char *except, char *id, size_t idlen)
+{
+	struct pg_store *q = pg(s);
+	struct pg_params p = {0};
+	PGresult *r;
+	int rc;
+
+	pp_blob(&p, ek_pub, len);
+	pp_text(&p, except);
+	PG_LOCKED(q, {
+		r = pg_run(q, PS_AGENT_BY_EK, &p);
+		rc = pg_check(q, r, "agent by EK");
+		if (!rc && !PQntuples(r))
+			rc = ATT_E_NOT_FOUND;
+		if (!rc)
+			snprintf(id, idlen, "%s", PQgetvalue(r, 0, 0));
+		PQclear(r);
+	});
+	return rc;
+}
+
 int pgs_agent_delete(struct att_store *s, const char *id)
 {
 	struct pg_store *q = pg(s);

@@ -478,6 +478,7 @@ static const struct att_store_ops sq_ops = {
 	.agent_insert = sq_agent_insert,
 	.agent_update = sq_agent_update,
 	.agent_delete = sq_agent_delete,
+	.agent_by_ek = sq_agent_by_ek,
 	.agent_list = sq_agent_list,
 	.history_add = sq_history_add,
 	.agent_update_hist = sq_agent_update_hist,

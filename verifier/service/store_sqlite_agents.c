@@ -4,6 +4,7 @@
  * concurrency on a revision), history, single-use nonces and tokens.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,37 @@ int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
 
 	pthread_mutex_lock(&q->lock);
 	rc = sq_agent_update_locked(q, a);
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+int sq_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
+		   const char *except, char *id, size_t idlen)
+{
+	struct sq_store *q = sq(s);
+	sqlite3_stmt *st;
+	int rc;
+
+	pthread_mutex_lock(&q->lock);
+	rc = sq_prepare(q,
+			"SELECT id FROM agents WHERE ek_pub = ?1 AND id <> ?2 "
+			"ORDER BY id LIMIT 1",
+			&st);
+	if (rc)
+		goto out;
+	sq_blob(st, 1, ek_pub, len);
+	sq_text(st, 2, except);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		snprintf(id, idlen, "%s",
+			 (const char *)sqlite3_column_text(st, 0));
+		rc = ATT_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ATT_E_NOT_FOUND
+				       : sq_fail(q, "agent by EK");
+	}
+	sq_finish(q, st);
+out:
 	pthread_mutex_unlock(&q->lock);
 	return rc;
 }
