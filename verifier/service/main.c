@@ -197,6 +197,7 @@ int main(int argc, char **argv)
 	struct ver_ctx ctx;
 	struct ver_server *srv = NULL;
 	sigset_t set;
+	siginfo_t si;
 	int rc, sig = 0, status = 1;
 
 	att_log_set_ident("attest-verifier");
@@ -263,13 +264,21 @@ int main(int argc, char **argv)
 	att_info("listening on https://%s:%u (storage %s)", cfg.listen_host,
 		 ver_server_port(srv), att_store_backend(ctx.store));
 	for (;;) {
-		if (sigwait(&set, &sig))
+		sig = sigwaitinfo(&set, &si);
+		if (sig < 0)
 			continue;
 		if (sig != SIGHUP)
 			break;
 		att_info("SIGHUP ignored (restart to reload settings)");
 	}
-	att_info("%s: draining", strsignal(sig));
+	/* Who asked: a stop nobody expected can be traced to its sender. */
+	att_info("%s from pid %ld (uid %ld): draining", strsignal(sig),
+		 si.si_code == SI_USER || si.si_code == SI_QUEUE
+			 ? (long)si.si_pid
+			 : -1L,
+		 si.si_code == SI_USER || si.si_code == SI_QUEUE
+			 ? (long)si.si_uid
+			 : -1L);
 	ver_server_drain_stop(srv, cfg.drain_timeout);
 	srv = NULL;
 	status = 0;
