@@ -40,6 +40,8 @@ static const char *const pg_migrations[] = {
 	"CREATE TABLE tokens (hash TEXT PRIMARY KEY, expires BIGINT NOT "
 	"NULL);",
 	"ALTER TABLE agents ADD COLUMN tpm_clock BIGINT NOT NULL DEFAULT 0;",
+	/* 3: one identity per EK is checked at every enrollment */
+	"CREATE INDEX agents_ek ON agents (ek_pub);",
 };
 
 #define PG_NMIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))

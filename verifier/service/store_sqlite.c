@@ -38,6 +38,8 @@ static const char *const sq_migrations[] = {
 	"NULL);",
 	/* 2: the TPM clock of the last accepted quote */
 	"ALTER TABLE agents ADD COLUMN tpm_clock INTEGER NOT NULL DEFAULT 0;",
+	/* 3: one identity per EK is checked at every enrollment */
+	"CREATE INDEX agents_ek ON agents (ek_pub);",
 };
 
 #define SQ_NMIGRATIONS ((int)(sizeof(sq_migrations) / sizeof(sq_migrations[0])))
