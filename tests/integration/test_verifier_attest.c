@@ -337,7 +337,8 @@ static char *make_csr(const char *id)
 	return pem;
 }
 
-static void enroll(const char *id)
+/* Enrolls id with the EK and AK of tpm. */
+static void enroll(struct agent_tpm *tpm, const char *id)
 {
 	struct att_buf ek, cert, ak;
 	struct json_object *js, *o;
@@ -351,9 +352,9 @@ static void enroll(const char *id)
 	att_buf_init(&ek, 0);
 	att_buf_init(&cert, 0);
 	att_buf_init(&ak, 0);
-	assert_int_equal(agent_tpm_ek_public(F.tpm, AGENT_KEY_RSA, &ek), 0);
-	assert_int_equal(agent_tpm_ek_cert(F.tpm, AGENT_KEY_RSA, &cert), 0);
-	assert_int_equal(agent_tpm_ak_public(F.tpm, &ak), 0);
+	assert_int_equal(agent_tpm_ek_public(tpm, AGENT_KEY_RSA, &ek), 0);
+	assert_int_equal(agent_tpm_ek_cert(tpm, AGENT_KEY_RSA, &cert), 0);
+	assert_int_equal(agent_tpm_ak_public(tpm, &ak), 0);
 	assert_int_equal(
 		req("admin", "POST", "/v1/enrollment/tokens", "{}", &js), 201);
 	e = b64(ek.data, ek.len);
@@ -380,7 +381,7 @@ static void enroll(const char *id)
 			 0);
 	cred.secret.size = (uint16_t)n;
 	json_object_put(js);
-	assert_int_equal(agent_tpm_activate(F.tpm, AGENT_KEY_RSA, &cred, secret,
+	assert_int_equal(agent_tpm_activate(tpm, AGENT_KEY_RSA, &cred, secret,
 					    sizeof(secret), &slen),
 			 0);
 	csr = make_csr(id);
@@ -619,8 +620,26 @@ static int setup(int use_pg)
 		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
 		return -1;
 	}
-	enroll("host-1");
-	enroll("host-2");
+	enroll(F.tpm, "host-1");
+	/*
+	 * host-2 is another machine (one TPM, one identity); its rounds in
+	 * these tests are all refused before any quote is checked.
+	 */
+	{
+		struct att_swtpm *sw2;
+		struct agent_tpm *tpm2;
+
+		if (att_swtpm_start(&sw2) ||
+		    agent_tpm_new(att_swtpm_tcti(sw2), &tpm2) ||
+		    agent_tpm_ak_ensure(tpm2, AGENT_AK_RSA_RSASSA,
+					AGENT_KEY_RSA, AK_HANDLE, &created)) {
+			fprintf(stderr, "FATAL: no second swtpm\n");
+			return -1;
+		}
+		enroll(tpm2, "host-2");
+		agent_tpm_free(tpm2);
+		att_swtpm_free(sw2);
+	}
 	put_whitelist(NULL, NULL);
 	assert_int_equal(req("admin", "PUT", "/v1/agents/host-1/whitelist",
 			     "{\"name\":\"base\"}", &js),
@@ -1238,6 +1257,43 @@ static void test_reset_count_backwards(void **state)
 	json_object_put(res);
 }
 
+/*
+ * An agent that stops attesting: a verifier whose interval is 1 s stores
+ * it as stale after 2 s (history row, webhook); its next attestation
+ * moves it out of stale, with a webhook again.
+ */
+static void test_stale(void **state)
+{
+	static const char *const fast[] = {"--ek-ca-dir",
+					   ATT_SWTPM_LOCALCA_DIR,
+					   "--webhook-url",
+					   hook_url,
+					   "--webhook-ca",
+					   hook_ca,
+					   "--interval",
+					   "1",
+					   NULL};
+	struct att_vproc *v;
+	struct json_object *js, *res;
+	const char *s;
+
+	(void)state;
+	assert_int_equal(att_vproc_start(F.dir, F.db, fast, &v), 0);
+	assert_true(hook_wait("\"agent_id\":\"host-1\",\"from\":"
+			      "\"untrusted\",\"to\":\"stale\""));
+	att_vproc_free(v); /* before it marks the agent stale again */
+	assert_int_equal(req("admin", "GET", "/v1/agents/host-1", NULL, &js),
+			 200);
+	assert_string_equal(jstr(js, "state"), "stale");
+	s = json_object_to_json_string(jget(js, "history"));
+	assert_non_null(strstr(s, "no attestation since"));
+	json_object_put(js);
+	/* It attests again (untrusted: test_reset_count_backwards's clock). */
+	res = round_ok("untrusted");
+	json_object_put(res);
+	assert_true(hook_wait("\"from\":\"stale\",\"to\":\"untrusted\""));
+}
+
 static int setup_sqlite(void **state)
 {
 	(void)state;
@@ -1298,6 +1354,7 @@ int main(void)
 		cmocka_unit_test(test_static_pcrs),
 		cmocka_unit_test(test_uefi_log),
 		cmocka_unit_test(test_reset_count_backwards),
+		cmocka_unit_test(test_stale),
 	};
 	int fails;
 
