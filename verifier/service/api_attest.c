@@ -334,8 +334,8 @@ static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 }
 
 /* {"event": "state_changed", "agent_id", "from", "to", "at", "reasons"} */
-static void post_change(struct ver_ctx *c, const char *id, const char *from,
-			const char *to, int64_t at, struct json_object *res)
+void ver_post_state_change(struct ver_ctx *c, const char *id, const char *from,
+			   const char *to, int64_t at, struct json_object *res)
 {
 	struct json_object *o, *r;
 
@@ -442,7 +442,8 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	att_info("attest: %s: %s", id, a.state);
 	if (strcmp(before, a.state))
-		post_change(rq->ctx, id, before, a.state, now, result);
+		ver_post_state_change(rq->ctx, id, before, a.state, now,
+				      result);
 	json_object_object_add(result, "agent_id", json_object_new_string(id));
 	ver_json_reply(rs, 200, result);
 out:

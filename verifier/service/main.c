@@ -20,6 +20,7 @@
 #include "webhook.h"
 #include "wlcache.h"
 #include "service.h"
+#include "sweep.h"
 
 #define VER_VERSION "0.1.0"
 
@@ -93,7 +94,10 @@ static void usage(FILE *f)
 	      "requests (30)\n"
 	      "    nonce_lifetime S       challenge lifetime (60)\n"
 	      "    interval S             expected attestation interval "
-	      "(60)\n"
+	      "(60); an agent\n"
+	      "                           silent for two intervals is "
+	      "stored as stale\n"
+	      "                           (history row, webhook)\n"
 	      "    agent_cert_days N      agent certificate lifetime "
 	      "(365)\n"
 	      "    log_level LEVEL        err, warn, info (default), "
@@ -196,6 +200,7 @@ int main(int argc, char **argv)
 	struct ver_config cfg;
 	struct ver_ctx ctx;
 	struct ver_server *srv = NULL;
+	struct ver_sweep *sweep = NULL;
 	sigset_t set;
 	siginfo_t si;
 	int rc, sig = 0, status = 1;
@@ -254,6 +259,9 @@ int main(int argc, char **argv)
 			 "agent_ca_key)");
 	if (!rc)
 		rc = ver_server_start(&ctx, &srv);
+	if (!rc)
+		rc = ver_sweep_start(
+			&ctx, cfg.interval > 1 ? cfg.interval / 2 : 1, &sweep);
 	if (rc)
 		goto out;
 	if (cfg.port_file[0] &&
@@ -279,11 +287,14 @@ int main(int argc, char **argv)
 		 si.si_code == SI_USER || si.si_code == SI_QUEUE
 			 ? (long)si.si_uid
 			 : -1L);
+	ver_sweep_stop(sweep);
+	sweep = NULL;
 	ver_server_drain_stop(srv, cfg.drain_timeout);
 	srv = NULL;
 	status = 0;
 	att_info("stopped");
 out:
+	ver_sweep_stop(sweep);
 	if (srv)
 		ver_server_drain_stop(srv, 0);
 	ver_metrics_free(ctx.metrics);
