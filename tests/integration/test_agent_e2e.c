@@ -112,21 +112,29 @@ static void extend(struct agent_tpm *t, const struct att_buf *td)
 	extend_pcr(t, 10, td);
 }
 
+/* One ima-ng record of digest d for path in list, extended into pcr. */
+static void record(struct agent_tpm *t, struct att_buf *list, unsigned int pcr,
+		   const char *path, const uint8_t *d)
+{
+	struct att_buf td;
+
+	att_buf_init(&td, 0);
+	ib_dng(&td, "sha256", d, 32);
+	ib_nng(&td, path);
+	ib_record(list, pcr, "sha1", "ima-ng", &td, 0);
+	extend_pcr(t, pcr, &td);
+	att_buf_release(&td);
+}
+
 /* The host measures a file: one ima-ng record, extended into PCR 10. */
 static void measure(const char *path, const char *content)
 {
 	struct agent_tpm *t;
-	struct att_buf td;
 	uint8_t d[32];
 
 	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
-	att_buf_init(&td, 0);
 	ib_hash("sha256", content, strlen(content), d);
-	ib_dng(&td, "sha256", d, 32);
-	ib_nng(&td, path);
-	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
-	extend(t, &td);
-	att_buf_release(&td);
+	record(t, &F.log, 10, path, d);
 	agent_tpm_free(t);
 	write_list();
 }
@@ -649,11 +657,9 @@ static void attestctl_fleet(void **state)
 static void slim_measure(const char *path, const char *content)
 {
 	struct agent_tpm *t;
-	struct att_buf td;
 	uint8_t d[32];
 
 	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
-	att_buf_init(&td, 0);
 	if (!strcmp(path, "boot_aggregate")) {
 		struct att_pcr_sel sel;
 		struct att_pcrs pcrs;
@@ -667,11 +673,7 @@ static void slim_measure(const char *path, const char *content)
 	} else {
 		ib_hash("sha256", content, strlen(content), d);
 	}
-	ib_dng(&td, "sha256", d, 32);
-	ib_nng(&td, path);
-	ib_record(&F.slog, 11, "sha1", "ima-ng", &td, 0);
-	extend_pcr(t, 11, &td);
-	att_buf_release(&td);
+	record(t, &F.slog, 11, path, d);
 	agent_tpm_free(t);
 	write_file(F.slimlist, &F.slog);
 }

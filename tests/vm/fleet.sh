@@ -327,29 +327,25 @@ fleet_enrolled_assign() {
 	return 1
 }
 
+# fleet_end PIDFILE SECONDS: waits that long for the process to exit, then
+# kills it; removes the pid file
+fleet_end() {
+	[ -f "$1" ] || return 0
+	pid=$(cat "$1")
+	i=0
+	while kill -0 "$pid" 2>/dev/null && [ $i -lt "$2" ]; do
+		sleep 1
+		i=$((i + 1))
+	done
+	kill "$pid" 2>/dev/null
+	rm -f "$1"
+}
+
 # fleet_guest_stop N: power off (or kill after 60 s); its swtpm ends with
 # qemu (--terminate), or is killed when qemu never started
 fleet_guest_stop() {
 	d=$FLEET_DIR/g$1
-	if [ -f "$d/qemu.pid" ]; then
-		pid=$(cat "$d/qemu.pid")
-		fleet_cmd "$1" poweroff 2>/dev/null
-		i=0
-		while kill -0 "$pid" 2>/dev/null && [ $i -lt 60 ]; do
-			sleep 1
-			i=$((i + 1))
-		done
-		kill "$pid" 2>/dev/null
-		rm -f "$d/qemu.pid"
-	fi
-	if [ -f "$d/swtpm.pid" ]; then
-		pid=$(cat "$d/swtpm.pid")
-		i=0
-		while kill -0 "$pid" 2>/dev/null && [ $i -lt 5 ]; do
-			sleep 1
-			i=$((i + 1))
-		done
-		kill "$pid" 2>/dev/null
-		rm -f "$d/swtpm.pid"
-	fi
+	[ -f "$d/qemu.pid" ] && fleet_cmd "$1" poweroff 2>/dev/null
+	fleet_end "$d/qemu.pid" 60
+	fleet_end "$d/swtpm.pid" 5
 }
