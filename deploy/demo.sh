@@ -27,14 +27,19 @@ die() {
 	exit 1
 }
 
-cleanup() {
-	[ -n "$KEEP" ] && return 0
-	gn=1
-	while [ $gn -le "$N" ]; do
-		fleet_guest_stop "$gn" >/dev/null 2>&1
-		gn=$((gn + 1))
+# the guests' numbers, 1..N
+guests() { seq "$N" 2>/dev/null; }
+
+stop_all() {
+	for gn in $(guests); do
+		fleet_guest_stop "$gn"
 	done
 	fleet_verifier_stop
+}
+
+cleanup() {
+	[ -n "$KEEP" ] && return 0
+	stop_all >/dev/null 2>&1
 	rm -rf "$FLEET_DIR"
 }
 trap cleanup EXIT
@@ -64,28 +69,22 @@ for w in json.load(sys.stdin)["whitelists"]:
     print("    whitelist %s, version %d, uploaded to the verifier" % (w["name"], w["version"]))'
 
 step "Booting $N guests under qemu (stock kernel, ima_policy=tcb, slim.ko), each with its own swtpm"
-gn=1
-while [ $gn -le "$N" ]; do
+for gn in $(guests); do
 	fleet_guest_start "$gn" || die "cannot start guest $gn"
 	echo "    guest-$gn: console $FLEET_DIR/g$gn/console.log"
-	gn=$((gn + 1))
 done
 
 step "Each agent enrolls (EK certificate, AK, credential activation); the whitelist is assigned"
-gn=1
-while [ $gn -le "$N" ]; do
+for gn in $(guests); do
 	fleet_wait_console "$gn" '@@FLEET listening' 600 ||
 		die "guest-$gn did not boot: see $FLEET_DIR/g$gn/console.log"
 	fleet_enrolled_assign "$gn" 300 || die "guest-$gn did not enroll: see $FLEET_DIR/g$gn/console.log"
 	echo "    guest-$gn enrolled, judged by whitelist 'fleet'"
-	gn=$((gn + 1))
 done
 
 step "Waiting until every guest is trusted (quote, both lists replayed, every entry known)"
-gn=1
-while [ $gn -le "$N" ]; do
+for gn in $(guests); do
 	fleet_wait_state "$gn" trusted 300 || die "guest-$gn is $(fleet_state "$gn")"
-	gn=$((gn + 1))
 done
 fleet_ctl fleet
 
@@ -118,10 +117,5 @@ EOF
 fi
 
 step "Shutting down: guests powered off, verifier stopped"
-gn=1
-while [ $gn -le "$N" ]; do
-	fleet_guest_stop "$gn"
-	gn=$((gn + 1))
-done
-fleet_verifier_stop
+stop_all
 step "Done"

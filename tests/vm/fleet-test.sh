@@ -27,24 +27,7 @@ BOOT_TIMEOUT=${FLEET_BOOT_TIMEOUT:-300}
 pass=0
 failn=0
 
-ok() {
-	echo "PASS vm/fleet/$1"
-	pass=$((pass + 1))
-}
-
-ko() {
-	name=$1
-	shift
-	echo "FAIL vm/fleet/$name: $1"
-	shift
-	for f in "$@"; do
-		[ -f "$f" ] || continue
-		echo "--- tail of $f"
-		tr -d '\r' <"$f" | tail -n 30 | sed 's/^/    /'
-	done
-	failn=$((failn + 1))
-}
-
+VM_TEST_PREFIX=vm/fleet # ok/ko (lib.sh) name tests vm/fleet/NAME
 finish() {
 	for n in 1 2; do
 		fleet_guest_stop "$n" >/dev/null 2>&1

@@ -136,6 +136,17 @@ EOF
 }
 
 # fleet_verifier_start: PKI and the verifier (SQLite) on 127.0.0.1
+# fleet_wait_for TEST PATH TENTHS: waits until `test TEST PATH` holds (at
+# most TENTHS tenths of a second); its status says whether it does
+fleet_wait_for() {
+	i=0
+	while ! test "$1" "$2" && [ $i -lt "$3" ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	test "$1" "$2"
+}
+
 # The verifier's "logs" setting for FLEET_LOGS: ima on PCR 10, slim on 11.
 fleet_logs_setting() {
 	for l in $FLEET_LOGS; do
@@ -163,12 +174,7 @@ fleet_verifier_start() {
 		--logs "$(fleet_logs_setting)" \
 		2>"$FLEET_DIR/verifier/verifier.log" &
 	echo $! >"$FLEET_DIR/verifier/pid"
-	i=0
-	while [ ! -s "$FLEET_DIR/verifier/port" ] && [ $i -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -s "$FLEET_DIR/verifier/port" ] || {
+	fleet_wait_for -s "$FLEET_DIR/verifier/port" 100 || {
 		cat "$FLEET_DIR/verifier/verifier.log" >&2
 		return 1
 	}
@@ -238,11 +244,7 @@ fleet_guest_start() {
 		--ctrl type=unixio,path="$d/tpm.sock" --terminate \
 		--log file="$d/swtpm.log" &
 	echo $! >"$d/swtpm.pid"
-	i=0
-	while [ ! -S "$d/tpm.sock" ] && [ $i -lt 50 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
+	fleet_wait_for -S "$d/tpm.sock" 50
 	qemu-system-x86_64 -accel tcg -smp 1 -m 512 -nographic -nodefaults \
 		-kernel "/boot/vmlinuz-$krel" -initrd "$FLEET_DIR/k-$krel/initramfs.cpio.gz" \
 		-append "console=ttyS0 panic=-1 rootfstype=ramfs quiet loglevel=3 ima_policy=tcb attest.id=guest-$n attest.token=$token attest.verifier=https://10.0.2.2:$FLEET_PORT" \

@@ -11,6 +11,27 @@ VM_DIR="$VM_SRC/tests/vm"
 
 vm_log() { echo "vm: $*" >&2; }
 
+# ok NAME / ko NAME WHY [FILE...]: one PASS/FAIL line for test
+# $VM_TEST_PREFIX/NAME (default vm/NAME; ko adds the tail of each FILE);
+# the callers' pass and failn count them.
+ok() {
+	echo "PASS ${VM_TEST_PREFIX:-vm}/$1"
+	pass=$((pass + 1))
+}
+
+ko() {
+	name=$1
+	shift
+	echo "FAIL ${VM_TEST_PREFIX:-vm}/$name: $1"
+	shift
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		echo "--- tail of $f"
+		tr -d '\r' <"$f" | tail -n 40 | sed 's/^/    /'
+	done
+	failn=$((failn + 1))
+}
+
 # vm_kernel_release TAG -> the release for TAG in VM_KERNELS
 vm_kernel_release() {
 	for kv in $VM_KERNELS; do

@@ -21,23 +21,6 @@ SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec deni
 policy_malformed policy_replace violation_open_writers violation_tomtou
 dump_violations unload reload_gap unload_under_load lock_refuses_removal"
 
-ok() {
-	echo "PASS vm/$1"
-	pass=$((pass + 1))
-}
-
-ko() {
-	name=$1
-	shift
-	echo "FAIL vm/$name: $1"
-	shift
-	for f in "$@"; do
-		[ -f "$f" ] || continue
-		echo "--- tail of $f"
-		tail -n 40 "$f" | sed 's/^/    /'
-	done
-	failn=$((failn + 1))
-}
 
 # pcrfile BLOCK BANK HEX: evmctl's PCR file (line i is PCR i) with PCRs
 # 0-10 as the guest read them and PCR 11 = HEX

@@ -145,9 +145,7 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 	json_object_object_add(o, "pcr_selection", sel);
 	arr = json_object_new_array();
 	for (i = 0; i < cfg->nlogs; i++) {
-		st = a.reset_count >= 0
-			     ? ver_logstates_find(ls, cfg->logs[i].name)
-			     : NULL;
+		st = ver_logstates_find(ls, cfg->logs[i].name);
 		log = json_object_new_object();
 		json_object_object_add(
 			log, "name", json_object_new_string(cfg->logs[i].name));
@@ -170,7 +168,6 @@ out:
 }
 
 struct ev_log {
-	const char *name; /* the configured name */
 	int present;
 	int64_t start;
 	uint8_t *data;
@@ -293,7 +290,7 @@ static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
 static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 		      const char *nonce, const char *id, uint32_t *mask)
 {
-	struct json_object *o;
+	struct json_object *o, *sel;
 	char *stored = NULL, err[64];
 	int rc;
 
@@ -325,9 +322,8 @@ static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 		return ver_error(rs, 500, "internal", "stored nonce unusable"),
 		       rc;
 	/* Nonces issued before selections were stored: PCRs 0-10. */
-	*mask = json_object_object_get(o, "sha256")
-			? (uint32_t)json_object_get_int64(
-				  json_object_object_get(o, "sha256"))
+	*mask = json_object_object_get_ex(o, "sha256", &sel)
+			? (uint32_t)json_object_get_int64(sel)
 			: 0x7ffu;
 	json_object_put(o);
 	return 0;
