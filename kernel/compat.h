@@ -46,4 +46,51 @@ static inline struct timespec64 slim_inode_ctime(const struct inode *inode)
 #endif
 }
 
+/*
+ * Sending the traced function's caller to a module stub instead (the
+ * ftrace_ops has FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY).
+ */
+#ifdef ftrace_regs_set_instruction_pointer
+#define slim_ftrace_set_ip(fregs, ip) ftrace_regs_set_instruction_pointer(fregs, ip)
+#else
+#define slim_ftrace_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
+#endif
+
+/*
+ * fsnotify: a superblock mark is added on the superblock itself since 6.9
+ * (on its s_fsnotify_marks before); the permission-event priority was a
+ * macro FS_PRIO_1 and is FSNOTIFY_PRIO_CONTENT since 6.9.
+ */
+struct fsnotify_mark;
+struct fsnotify_group;
+#include <linux/fsnotify_backend.h>
+
+static inline int slim_fsnotify_add_sb_mark(struct fsnotify_mark *mark,
+					    struct super_block *sb)
+{
+#ifdef SLIM_HAVE_FSNOTIFY_ADD_MARK_OBJ
+	return fsnotify_add_mark(mark, sb, FSNOTIFY_OBJ_TYPE_SB, 0);
+#else
+	return fsnotify_add_mark(mark, &sb->s_fsnotify_marks,
+				 FSNOTIFY_OBJ_TYPE_SB, 0, NULL);
+#endif
+}
+
+static inline void slim_fsnotify_set_priority(struct fsnotify_group *group)
+{
+#ifdef FS_PRIO_1
+	group->priority = FS_PRIO_1;
+#else
+	group->priority = FSNOTIFY_PRIO_CONTENT;
+#endif
+}
+
+/* the idmapping argument of __vfs_setxattr(): a user namespace until 6.3 */
+#include <linux/mount.h>
+#ifdef SLIM_HAVE_MNT_IDMAP
+#define slim_mnt_idmap(mnt) mnt_idmap(mnt)
+#else
+#define slim_mnt_idmap(mnt) mnt_user_ns(mnt)
+#endif
+
 #endif /* SLIM_COMPAT_H */

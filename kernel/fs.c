@@ -261,6 +261,27 @@ static const struct file_operations slim_policy_fops = {
 
 /* ---- setup -------------------------------------------------------------- */
 
+struct dentry *slim_fs_dir(void)
+{
+	return slim_dir;
+}
+
+/*
+ * securityfs_remove() unlinks, but a lookup in flight may still hold the
+ * dentry: it would stay visible and keep the directory non-empty (the
+ * next load would then fail with -EEXIST). Unhash it as well.
+ */
+void slim_securityfs_remove(struct dentry *d)
+{
+	if (IS_ERR_OR_NULL(d))
+		return;
+	dget(d);
+	securityfs_remove(d);
+	d_drop(d);
+	dput(d);
+}
+
+
 int slim_fs_init(void)
 {
 	struct dentry *d;
@@ -307,9 +328,9 @@ void slim_fs_exit(void)
 	int i;
 
 	for (i = ARRAY_SIZE(slim_files) - 1; i >= 0; i--) {
-		securityfs_remove(slim_files[i]);
+		slim_securityfs_remove(slim_files[i]);
 		slim_files[i] = NULL;
 	}
-	securityfs_remove(slim_dir);
+	slim_securityfs_remove(slim_dir);
 	slim_dir = NULL;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * slim - measurement list in a TPM PCR (part 1 of the SLIM module).
+ * slim - SLIM integrity/secrecy lattice and an IMA-compatible measurement
+ * list in a TPM PCR.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -41,23 +42,39 @@ static int __init slim_init(void)
 	rc = slim_list_init();
 	if (rc)
 		goto err_measure;
-	rc = slim_fs_init();
+	rc = slim_lattice_init();
 	if (rc)
 		goto err_list;
+	rc = slim_fs_init();
+	if (rc)
+		goto err_lattice;
+	rc = slim_lattice_fs_init(slim_fs_dir());
+	if (rc)
+		goto err_fs;
+	rc = slim_watch_init();
+	if (rc)
+		goto err_lfs;
 	WRITE_ONCE(slim_active, true);
 	rc = slim_attach();
 	if (rc)
-		goto err_fs;
+		goto err_watch;
 	if (slim_lock)
 		__module_get(THIS_MODULE);
-	pr_info("measuring into PCR %u%s\n", slim_pcr,
+	pr_info("measuring into PCR %u, lattice %s%s\n", slim_pcr,
+		slim_mode_name(READ_ONCE(slim_mode)),
 		slim_lock ? ", locked" : "");
 	return 0;
 
-err_fs:
+err_watch:
 	WRITE_ONCE(slim_active, false);
 	slim_measure_wait();	/* hooks attached before the failure */
+	slim_watch_exit();
+err_lfs:
+	slim_lattice_fs_exit();
+err_fs:
 	slim_fs_exit();
+err_lattice:
+	slim_lattice_exit();
 err_list:
 	slim_list_exit();
 err_measure:
@@ -72,7 +89,10 @@ static void __exit slim_exit(void)
 	WRITE_ONCE(slim_active, false);
 	slim_detach();
 	slim_measure_wait();	/* queued work finishes before the list goes */
+	slim_watch_exit();
+	slim_lattice_fs_exit();
 	slim_fs_exit();
+	slim_lattice_exit();
 	slim_list_exit();
 	slim_measure_exit();
 	slim_policy_exit();
@@ -82,5 +102,5 @@ static void __exit slim_exit(void)
 module_init(slim_init);
 module_exit(slim_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("SLIM: IMA-compatible measurement list in a TPM PCR");
+MODULE_DESCRIPTION("SLIM: integrity/secrecy lattice and IMA-compatible measurement list in a TPM PCR");
 MODULE_AUTHOR("attest project");

@@ -4,7 +4,11 @@
  *
  *   measure|dont_measure [func=BPRM_CHECK|MMAP_CHECK|FILE_MMAP|FILE_CHECK]
  *        [mask=[^]MAY_EXEC|MAY_WRITE|MAY_READ|MAY_APPEND] [uid=N] [euid=N]
- *        [fowner=N] [fsmagic=0xHEX]
+ *        [fowner=N] [fsmagic=0xHEX] [slim_integrity=SYSTEM|USER|UNTRUSTED]
+ *
+ * slim_integrity=L holds when the task's integrity in the SLIM lattice is
+ * L at the time of the access (before the access demotes it): the
+ * lattice-aware rule "measure what SYSTEM-integrity tasks execute and read".
  *
  * The first rule whose conditions all hold decides. The rule set is
  * replaced as a whole: a write session whose rules all parse replaces the
@@ -32,6 +36,7 @@ enum {
 	SLIM_R_EUID = 1 << 4,
 	SLIM_R_FOWNER = 1 << 5,
 	SLIM_R_FSMAGIC = 1 << 6,
+	SLIM_R_INTEG = 1 << 7,
 };
 
 struct slim_rule {
@@ -41,6 +46,7 @@ struct slim_rule {
 	int mask;
 	kuid_t uid, euid, fowner;
 	unsigned long fsmagic;
+	struct slim_level integ;
 };
 
 struct slim_policy {
@@ -174,6 +180,18 @@ static int slim_parse_rule(char *line, struct slim_rule *r)
 			   !(r->flags & SLIM_R_FOWNER)) {
 			rc = slim_parse_id(val, &r->fowner);
 			r->flags |= SLIM_R_FOWNER;
+		} else if (!strcmp(tok, "slim_integrity") &&
+			   !(r->flags & SLIM_R_INTEG)) {
+			/* "<integrity> PUBLIC" parses the level name */
+			char lvl[24];
+
+			rc = -EINVAL;
+			if (strlen(val) < 12) {
+				scnprintf(lvl, sizeof(lvl), "%s PUBLIC", val);
+				rc = slim_label_parse(lvl, strlen(lvl),
+						      &r->integ);
+			}
+			r->flags |= SLIM_R_INTEG;
 		} else if (!strcmp(tok, "fsmagic") &&
 			   !(r->flags & SLIM_R_FSMAGIC)) {
 			rc = kstrtoul(val, 16, &r->fsmagic);
@@ -291,6 +309,9 @@ static bool slim_rule_match(const struct slim_rule *r, struct inode *inode,
 		return false;
 	if ((r->flags & SLIM_R_FSMAGIC) && r->fsmagic != inode->i_sb->s_magic)
 		return false;
+	if ((r->flags & SLIM_R_INTEG) &&
+	    slim_task_level(current).integ != r->integ.integ)
+		return false;
 	return true;
 }
 
@@ -346,6 +367,9 @@ void slim_policy_show(struct seq_file *m)
 				   from_kuid(&init_user_ns, r->fowner));
 		if (r->flags & SLIM_R_FSMAGIC)
 			seq_printf(m, " fsmagic=0x%lx", r->fsmagic);
+		if (r->flags & SLIM_R_INTEG)
+			seq_printf(m, " slim_integrity=%s",
+				   slim_integ_name(r->integ.integ));
 		seq_putc(m, '\n');
 	}
 	rcu_read_unlock();

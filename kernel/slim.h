@@ -83,6 +83,134 @@ extern atomic_long_t slim_violation_count;
 
 /* fs.c */
 int slim_fs_init(void);
+struct dentry *slim_fs_dir(void);
+void slim_securityfs_remove(struct dentry *d);
 void slim_fs_exit(void);
+
+/* lattice.c: levels, labels, mode, per-task and per-inode state */
+enum slim_integrity {
+	SLIM_I_UNTRUSTED, SLIM_I_USER, SLIM_I_SYSTEM,
+	SLIM_I_NONE,		/* no guard floor */
+};
+
+enum slim_secrecy {
+	SLIM_S_PUBLIC, SLIM_S_USER, SLIM_S_USER_SENSITIVE,
+	SLIM_S_SYSTEM_SENSITIVE,
+	SLIM_S_NONE,		/* no guard floor */
+};
+
+/*
+ * Levels of a task or a file. gread: a guard (sanitizer) reads objects
+ * down to this integrity without demotion; gwrite: a guard (declassifier)
+ * writes objects down to this secrecy. Only programs carry guards; a task
+ * takes them from the label of the program it executes.
+ */
+struct slim_level {
+	u8 integ;
+	u8 secr;
+	u8 gread;
+	u8 gwrite;
+};
+
+enum slim_mode { SLIM_MODE_OFF, SLIM_MODE_PERMISSIVE, SLIM_MODE_ENFORCE };
+
+enum slim_label_source {
+	SLIM_SRC_DEFAULT,	/* no security.slim: the default label */
+	SLIM_SRC_XATTR,		/* read from security.slim */
+	SLIM_SRC_MEMORY,	/* set by the module on a fs without xattrs */
+	SLIM_SRC_BAD,		/* unreadable label: UNTRUSTED */
+};
+
+enum slim_denial {
+	SLIM_RULE_WRITE_UP, SLIM_RULE_WRITE_DOWN, SLIM_RULE_SEND,
+	SLIM_RULE_LABEL, SLIM_RULE_NOMEM,
+};
+
+enum slim_counter {
+	SLIM_C_DEMOTE, SLIM_C_RAISE, SLIM_C_DEMOTE_RECV, SLIM_C_GUARD_READ,
+	SLIM_C_DENY_WRITE_UP, SLIM_C_DENY_WRITE_DOWN, SLIM_C_DENY_SEND,
+	SLIM_C_DENY_XATTR, SLIM_C_DENY_NOMEM, SLIM_C_PERMITTED,
+	SLIM_C_BAD_LABEL, SLIM_C_LABEL_NEW, SLIM_C_RELABEL, SLIM_C_UNWATCHED,
+	SLIM_C_TASKS, SLIM_C_INODES,
+	SLIM_C_MAX,
+};
+
+#define SLIM_XATTR "security.slim"
+#define SLIM_LABEL_MAX 96
+
+extern int slim_mode;
+extern struct slim_level slim_default_level;
+extern const struct slim_level slim_initial_level;
+extern atomic_long_t slim_counters[SLIM_C_MAX];
+
+static inline void slim_count(enum slim_counter c)
+{
+	atomic_long_inc(&slim_counters[c]);
+}
+
+int slim_lattice_init(void);
+void slim_lattice_exit(void);
+int slim_mode_parse(const char *s);
+const char *slim_mode_name(int mode);
+const char *slim_counter_name(int c);
+const char *slim_integ_name(unsigned int integ);
+const char *slim_secr_name(unsigned int secr);
+int slim_label_parse(const char *s, size_t len, struct slim_level *out);
+int slim_label_format(const struct slim_level *l, char *buf, size_t size);
+#define SLIM_NAME_MAX 256
+bool slim_log_ok(void);
+const char *slim_objname(const struct path *path, const struct dentry *dentry,
+			 char *buf, int size);
+int slim_deny(enum slim_denial rule, const struct path *path,
+	      const struct dentry *dentry, const struct slim_level *task,
+	      const struct slim_level *obj);
+struct slim_level slim_task_level(const struct task_struct *t);
+int slim_task_inherit(const struct task_struct *child,
+		      const struct task_struct *parent, gfp_t gfp);
+void slim_task_forget(const struct task_struct *t);
+int slim_group_lower(unsigned int integ, unsigned int secr, gfp_t gfp);
+int slim_task_set_guards(const struct task_struct *t, unsigned int gread,
+			 unsigned int gwrite, gfp_t gfp);
+enum slim_label_source slim_inode_level(const struct inode *inode,
+					struct slim_level *out);
+enum slim_label_source slim_inode_load(struct dentry *dentry,
+				       struct inode *inode,
+				       struct slim_level *out);
+void slim_inode_set(const struct inode *inode, const struct slim_level *l,
+		    enum slim_label_source src, gfp_t gfp);
+void slim_inode_stale(const struct inode *inode);
+void slim_inode_forget(const struct inode *inode);
+
+/* lattice_hooks.c: the lattice rules, with LSM hook signatures */
+struct socket;
+struct msghdr;
+bool slim_lattice_on(void);
+int slim_lattice_file_open(struct file *file);
+int slim_file_permission(struct file *file, int mask);
+int slim_lattice_mmap(struct file *file, unsigned long prot,
+		      unsigned long flags);
+int slim_socket_sendmsg(struct socket *sock, struct msghdr *msg, int size);
+int slim_socket_recvmsg(struct socket *sock, struct msghdr *msg, int size,
+			int flags);
+int slim_task_alloc(struct task_struct *task, unsigned long clone_flags);
+void slim_task_free(struct task_struct *task);
+void slim_bprm_committed_creds(const struct linux_binprm *bprm);
+int slim_inode_setxattr(struct dentry *dentry, const char *name);
+void slim_inode_free_security(struct inode *inode);
+int slim_relabel(const char *path, const struct slim_level *l);
+
+/* attach_fsnotify.c: the sleepable open hook (fsnotify permission events) */
+int slim_watch_init(void);
+void slim_watch_exit(void);
+int slim_watch_path(const char *path);
+bool slim_watched(const struct super_block *sb);
+bool slim_watchable(const struct super_block *sb);
+void slim_watch_sb_later(struct super_block *sb);
+struct seq_file;
+void slim_watch_show(struct seq_file *m);
+
+/* lattice_fs.c: securityfs files of the lattice */
+int slim_lattice_fs_init(struct dentry *dir);
+void slim_lattice_fs_exit(void);
 
 #endif /* SLIM_H */

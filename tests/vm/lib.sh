@@ -103,6 +103,9 @@ vm_build_initramfs() {
 	# an open that an LSM (Landlock) denies after security_file_open()
 	gcc -static -O2 -Wall -o "$root/bin/denied-open" "$VM_DIR/guest/denied-open.c" ||
 		{ rm -rf "$root"; return 1; }
+	# the lattice scenarios' probe (tests/vm/guest/lattice.sh)
+	gcc -static -O2 -Wall -o "$root/bin/slimtest" "$VM_DIR/guest/slimtest.c" ||
+		{ rm -rf "$root"; return 1; }
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"
 	rm -rf "$root"

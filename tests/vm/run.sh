@@ -19,7 +19,13 @@ failn=0
 
 SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only file_read_nonroot dump_clean
 policy_malformed policy_replace violation_open_writers violation_tomtou
-dump_violations unload reload_gap unload_under_load lock_refuses_removal"
+dump_violations unload reload_gap unload_under_load
+lattice_load lattice_read_down lattice_user_level lattice_write_revoked
+lattice_secrecy lattice_ip_send lattice_ip_receive lattice_sanitizer
+lattice_declassifier lattice_fork_exec lattice_new_file lattice_label_protected
+lattice_mmap_write lattice_permissive lattice_off lattice_log_lines
+lattice_ps_status lattice_measure_system lattice_no_leaks
+lattice_unload_under_load lock_refuses_removal"
 
 
 # pcrfile BLOCK BANK HEX: evmctl's PCR file (line i is PCR i) with PCRs

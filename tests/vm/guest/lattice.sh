@@ -1,0 +1,286 @@
+# lattice.sh - the SLIM lattice scenarios (sourced by scenarios.sh). The
+# probe is /bin/slimtest (tests/vm/guest/slimtest.c): it runs operations
+# in one process and prints one line each, so every check below compares
+# the whole sequence of what happened to one process. The shell running
+# the scenarios never reads a lower-integrity file itself: it stays SYSTEM.
+L=/lab
+T=slimtest
+
+LATTICE_SCENARIOS="lattice_load lattice_read_down lattice_user_level
+lattice_write_revoked lattice_secrecy lattice_ip_send lattice_ip_receive
+lattice_sanitizer lattice_declassifier lattice_fork_exec lattice_new_file
+lattice_label_protected lattice_mmap_write lattice_permissive lattice_off
+lattice_log_lines lattice_ps_status lattice_measure_system lattice_no_leaks
+lattice_unload_under_load"
+
+# run_t WANT OP...: slimtest OP... must print exactly WANT (lines joined by |)
+run_t() {
+	want=$1
+	shift
+	got=$("$@" 2>&1 | tr '\n' '|')
+	[ "$got" = "$want" ] || { fail "$*: got '$got', want '$want'"; return 1; }
+}
+
+counter() { sed -n "s/^$1 //p" $K/counters; }
+label_of() { slimctl show "$1" | cut -f2; }
+
+scn_lattice_load() {
+	insmod /lib/slim.ko lock=0 pcr=$PCR mode=enforce ||
+		{ fail "insmod mode=enforce failed"; return 1; }
+	[ "$(slimctl mode)" = enforce ] || { fail "mode is $(slimctl mode)"; return 1; }
+	for f in mode status counters tasks relabel watch; do
+		[ -e $K/$f ] || { fail "$K/$f missing"; return 1; }
+	done
+	ip link set lo up 2>/dev/null || ifconfig lo 127.0.0.1 up
+	mkdir -p $L
+	mount -t tmpfs lab $L || { fail "cannot mount a tmpfs"; return 1; }
+	# the mount made after the module was loaded is watched before
+	# mount(8) returned: no open on it goes unchecked
+	c0=$(counter unwatched_opens)
+	echo data >$L/sys
+	[ "$(counter unwatched_opens)" = "$c0" ] ||
+		{ fail "an open on the new tmpfs was not watched"; return 1; }
+	for f in untrusted user secret pub; do echo "$f" >$L/$f; done
+	for f in slimtest sanitizer declass; do cp /bin/slimtest $L/$f; done
+	slimctl relabel "UNTRUSTED PUBLIC" $L/untrusted &&
+		slimctl relabel "USER PUBLIC" $L/user &&
+		slimctl relabel "SYSTEM SYSTEM_SENSITIVE" $L/secret &&
+		slimctl relabel "SYSTEM PUBLIC guard-read=UNTRUSTED" $L/sanitizer &&
+		slimctl relabel "SYSTEM PUBLIC guard-write=PUBLIC" $L/declass ||
+		{ fail "slimctl relabel failed"; return 1; }
+	[ "$(label_of $L/untrusted)" = "UNTRUSTED PUBLIC" ] &&
+		[ "$(label_of $L/secret)" = "SYSTEM SYSTEM_SENSITIVE" ] &&
+		[ "$(label_of $L/sanitizer)" = "SYSTEM PUBLIC guard-read=UNTRUSTED" ] ||
+		{ fail "labels: $(slimctl show $L/* | tr '\n' '|')"; return 1; }
+	[ "$(label_of $L/sys)" = "SYSTEM PUBLIC" ] ||
+		{ fail "unlabeled file: $(slimctl show $L/sys)"; return 1; }
+	run_t "level SYSTEM PUBLIC|" $T level
+}
+
+scn_lattice_read_down() {
+	d0=$(counter denied_write_up)
+	m0=$(counter demotions)
+	run_t "level SYSTEM PUBLIC|read OK|level UNTRUSTED PUBLIC|write EACCES|" \
+		$T level read $L/untrusted level write $L/sys || return 1
+	[ "$(counter denied_write_up)" -gt "$d0" ] || { fail "denied_write_up did not count"; return 1; }
+	[ "$(counter demotions)" -gt "$m0" ] || { fail "demotions did not count"; return 1; }
+	[ "$(cat $L/sys)" = data ] || { fail "$L/sys changed: $(cat $L/sys)"; return 1; }
+	# the same write from a SYSTEM task is allowed
+	run_t "write OK|" $T write $L/sys
+}
+
+scn_lattice_user_level() {
+	run_t "read OK|level USER PUBLIC|write OK|write EACCES|read OK|level UNTRUSTED PUBLIC|write EACCES|" \
+		$T read $L/user level write $L/user write $L/sys \
+		read $L/untrusted level write $L/user
+}
+
+# a write opened before the demotion is revoked by it
+scn_lattice_write_revoked() {
+	run_t "openw OK|writefd OK|read OK|writefd EACCES|level UNTRUSTED PUBLIC|" \
+		$T openw $L/pub writefd read $L/untrusted writefd level
+}
+
+scn_lattice_secrecy() {
+	before=$(cat $L/pub)
+	run_t "read OK|level SYSTEM SYSTEM_SENSITIVE|write EACCES|udp-send EACCES|write OK|" \
+		$T read $L/secret level write $L/pub udp-send write $L/secret || return 1
+	[ "$(cat $L/pub)" = "$before" ] || { fail "$L/pub changed"; return 1; }
+}
+
+scn_lattice_ip_send() {
+	run_t "udp-send OK|level SYSTEM PUBLIC|" $T udp-send level
+}
+
+scn_lattice_ip_receive() {
+	r0=$(counter demotions_ip_receive)
+	run_t "udp-recv OK|level UNTRUSTED PUBLIC|write EACCES|" \
+		$T udp-recv level write $L/sys || return 1
+	[ "$(counter demotions_ip_receive)" -gt "$r0" ] ||
+		{ fail "demotions_ip_receive did not count"; return 1; }
+}
+
+scn_lattice_sanitizer() {
+	g0=$(counter guard_reads)
+	run_t "read OK|udp-recv OK|level SYSTEM PUBLIC guard-read=UNTRUSTED|write OK|" \
+		$L/sanitizer read $L/untrusted udp-recv level write $L/sys || return 1
+	[ "$(counter guard_reads)" -gt "$g0" ] || { fail "guard_reads did not count"; return 1; }
+}
+
+scn_lattice_declassifier() {
+	run_t "read OK|level SYSTEM SYSTEM_SENSITIVE guard-write=PUBLIC|write OK|udp-send OK|" \
+		$L/declass read $L/secret level write $L/pub udp-send
+}
+
+# levels survive fork and exec; guards come and go with the program
+scn_lattice_fork_exec() {
+	run_t "read OK|fork-level UNTRUSTED PUBLIC|level UNTRUSTED PUBLIC|" \
+		$T read $L/untrusted fork-level exec $L/slimtest level || return 1
+	run_t "level SYSTEM PUBLIC guard-read=UNTRUSTED|" \
+		$T exec $L/sanitizer level || return 1
+	run_t "read OK|level UNTRUSTED PUBLIC|" \
+		$L/sanitizer exec $L/slimtest read $L/untrusted level
+}
+
+# a new file takes its creator's levels: in security.slim on tmpfs, in
+# memory on ramfs (no xattrs)
+scn_lattice_new_file() {
+	run_t "read OK|create OK|" $T read $L/untrusted create $L/made || return 1
+	[ "$(label_of $L/made)" = "UNTRUSTED PUBLIC" ] ||
+		{ fail "label of the new file: $(slimctl show $L/made)"; return 1; }
+	run_t "read OK|level UNTRUSTED PUBLIC|" $T read $L/made level || return 1
+	run_t "read OK|create OK|write OK|" \
+		$T read $L/untrusted create /root/made write /root/made || return 1
+	run_t "read OK|level UNTRUSTED PUBLIC|" $T read /root/made level
+}
+
+scn_lattice_label_protected() {
+	d0=$(counter denied_label_change)
+	run_t "setlabel EPERM|" $T setlabel $L/untrusted "SYSTEM PUBLIC" || return 1
+	[ "$(label_of $L/untrusted)" = "UNTRUSTED PUBLIC" ] ||
+		{ fail "label changed: $(slimctl show $L/untrusted)"; return 1; }
+	[ "$(counter denied_label_change)" -gt "$d0" ] ||
+		{ fail "denied_label_change did not count"; return 1; }
+	# a demoted task may not relabel or change the mode, even as root
+	rec=$(printf 'SYSTEM PUBLIC\t%s' $L/untrusted)
+	run_t "read OK|put EPERM|put EPERM|" \
+		$T read $L/untrusted put $K/relabel "$rec" put $K/mode permissive || return 1
+	[ "$(label_of $L/untrusted)" = "UNTRUSTED PUBLIC" ] &&
+		[ "$(slimctl mode)" = enforce ] ||
+		{ fail "label or mode changed by a demoted task"; return 1; }
+}
+
+# a shared writable mapping of a file opened before the demotion
+scn_lattice_mmap_write() {
+	run_t "openrw OK|mmapfd OK|" $T openrw $L/sys mmapfd || return 1
+	run_t "openrw OK|read OK|mmapfd EACCES|" \
+		$T openrw $L/sys read $L/untrusted mmapfd
+}
+
+scn_lattice_permissive() {
+	slimctl mode permissive || { fail "slimctl mode permissive failed"; return 1; }
+	p0=$(counter permissive_would_deny)
+	run_t "read OK|level UNTRUSTED PUBLIC|write OK|" \
+		$T read $L/untrusted level write $L/sys
+	rc=$?
+	slimctl mode enforce || { fail "slimctl mode enforce failed"; return 1; }
+	[ $rc = 0 ] || return 1
+	# the open and the write would have been denied
+	[ "$(counter permissive_would_deny)" -ge $((p0 + 2)) ] ||
+		{ fail "permissive_would_deny $p0 -> $(counter permissive_would_deny)"; return 1; }
+}
+
+scn_lattice_off() {
+	slimctl mode off || { fail "slimctl mode off failed"; return 1; }
+	run_t "read OK|level SYSTEM PUBLIC|write OK|" \
+		$T read $L/untrusted level write $L/sys
+	rc=$?
+	slimctl mode enforce || { fail "slimctl mode enforce failed"; return 1; }
+	return $rc
+}
+
+scn_lattice_log_lines() {
+	dmesg >/tmp/dmesg.txt
+	grep -q 'slim: denied: pid=[0-9]* comm=slimtest file=/lab/sys task=UNTRUSTED/PUBLIC object=SYSTEM/PUBLIC rule="no write up in integrity"' /tmp/dmesg.txt ||
+		{ fail "no write-up denial line in the kernel log"; return 1; }
+	grep -q 'slim: demoted: pid=[0-9]* comm=slimtest SYSTEM/PUBLIC -> UNTRUSTED/PUBLIC: read /lab/untrusted$' /tmp/dmesg.txt ||
+		{ fail "no demotion line in the kernel log"; return 1; }
+	grep -q 'slim: demoted: pid=[0-9]* comm=slimtest SYSTEM/PUBLIC -> UNTRUSTED/PUBLIC: received on (IP socket)$' /tmp/dmesg.txt ||
+		{ fail "no IP receive demotion line in the kernel log"; return 1; }
+	grep -q 'slim: denied: .*rule="no send above PUBLIC on an IP socket"' /tmp/dmesg.txt ||
+		{ fail "no send denial line in the kernel log"; return 1; }
+}
+
+scn_lattice_ps_status() {
+	$T read $L/untrusted exec /bin/sleep 30 >/dev/null &
+	pid=$!
+	sleep 1
+	line=$(slimctl ps --changed | awk -v p="$pid" '$1 == p')
+	kill "$pid"
+	wait "$pid" 2>/dev/null
+	case "$line" in
+	*"UNTRUSTED PUBLIC"*sleep*) ;;
+	*) fail "slimctl ps --changed for $pid: '$line'"; return 1 ;;
+	esac
+	slimctl status >/tmp/status.txt || { fail "slimctl status failed"; return 1; }
+	grep -q '^mode enforce$' /tmp/status.txt &&
+		grep -q '^default_label SYSTEM PUBLIC$' /tmp/status.txt &&
+		grep -q '^watched tmpfs ' /tmp/status.txt &&
+		grep -q '^task_states [0-9]' /tmp/status.txt ||
+		{ fail "slimctl status: $(tr '\n' '|' </tmp/status.txt)"; return 1; }
+}
+
+# "measure what SYSTEM-integrity tasks read": the read that demotes is
+# measured (the task was SYSTEM then), what the demoted task reads is not
+scn_lattice_measure_system() {
+	printf '%s\n' "dont_measure fsmagic=0x73636673" "dont_measure fsmagic=0x9fa0" \
+		"dont_measure fsmagic=0x62656572" \
+		"measure func=FILE_CHECK mask=^MAY_READ slim_integrity=SYSTEM" >$K/policy ||
+		{ fail "policy with slim_integrity refused"; return 1; }
+	grep -q 'slim_integrity=SYSTEM' $K/policy || { fail "policy: $(cat $K/policy)"; return 1; }
+	echo one >/root/m1
+	echo two >/root/m2
+	c0=$(count)
+	run_t "read OK|" $T read /root/m1 || return 1
+	expect_new_entry "$c0" /root/m1 || return 1
+	c0=$(count)
+	run_t "read OK|read OK|" $T read $L/untrusted read /root/m2 || return 1
+	expect_new_entry "$c0" $L/untrusted || return 1
+	if grep -q ' /root/m2$' $K/ascii_runtime_measurements; then
+		fail "a file read by an UNTRUSTED task was measured"
+		return 1
+	fi
+}
+
+# many short-lived demoted tasks and files leave no state behind
+scn_lattice_no_leaks() {
+	t0=$(counter task_states)
+	i0=$(counter inode_states)
+	i=0
+	while [ $i -lt 100 ]; do
+		$T read $L/untrusted fork-level >/dev/null
+		echo $i >$L/tmp$i
+		$T read $L/tmp$i >/dev/null
+		rm $L/tmp$i
+		i=$((i + 1))
+	done
+	sleep 1
+	t1=$(counter task_states)
+	i1=$(counter inode_states)
+	[ "$t1" = "$t0" ] || { fail "task states $t0 -> $t1 after 200 tasks"; return 1; }
+	[ "$i1" = "$i0" ] || { fail "inode states $i0 -> $i1 after 100 files"; return 1; }
+}
+
+# (the workers do not read the module's own files: an open of a securityfs
+# file of a module being removed trips the kernel's WARN in do_dentry_open,
+# see kernel/README.md)
+scn_lattice_unload_under_load() {
+	rm -f /tmp/stop
+	for w in 1 2 3; do
+		(
+			while [ ! -e /tmp/stop ]; do
+				$T read $L/untrusted udp-recv write $L/sys >/dev/null
+				$T read $L/secret exec $L/slimtest udp-send write $L/pub >/dev/null
+				$L/sanitizer read $L/untrusted >/dev/null
+				echo $w >$L/w$w
+			done
+		) &
+	done
+	errs=""
+	for round in 1 2 3 4 5; do
+		rmmod slim || errs="$errs rmmod$round"
+		sleep 0.5
+		insmod /lib/slim.ko lock=0 pcr=$PCR mode=enforce || errs="$errs insmod$round"
+		sleep 1
+	done
+	touch /tmp/stop
+	wait
+	rmmod slim || errs="$errs rmmod-final"
+	[ -z "$errs" ] || { fail "failed:$errs"; return 1; }
+	if dmesg | grep -E -q "BUG:|Oops|WARNING:|general protection"; then
+		fail "kernel complained: $(dmesg | grep -E 'BUG:|Oops|WARNING:' | head -n 3)"
+		return 1
+	fi
+	grep -q '^slim ' /proc/modules && { fail "module still loaded"; return 1; }
+	return 0
+}
