@@ -197,8 +197,10 @@ void slim_watch_show(struct seq_file *m)
 
 	spin_lock_irqsave(&slim_sbmark_lock, flags);
 	list_for_each_entry(e, &slim_sbmarks, list)
-		seq_printf(m, "watched %s %s\n", e->sb->s_type->name,
-			   e->sb->s_id);
+		seq_printf(m, "watched %s %s %u:%u %pU\n",
+			   e->sb->s_type->name, e->sb->s_id,
+			   MAJOR(e->sb->s_dev), MINOR(e->sb->s_dev),
+			   &e->sb->s_uuid);
 	spin_unlock_irqrestore(&slim_sbmark_lock, flags);
 }
 

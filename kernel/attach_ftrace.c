@@ -242,6 +242,21 @@ static void notrace slim_ft_inode_xattr(unsigned long ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
+/* inode_setattr(idmap, dentry, attr) */
+static void notrace slim_ft_inode_setattr(unsigned long ip,
+					  unsigned long parent_ip,
+					  struct ftrace_ops *op,
+					  struct ftrace_regs *fregs)
+{
+	int bit;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	slim_inode_setattr((struct dentry *)slim_ftrace_arg(fregs, 1));
+	ftrace_test_recursion_unlock(bit);
+}
+
 static void notrace slim_ft_inode_free(unsigned long ip,
 				       unsigned long parent_ip,
 				       struct ftrace_ops *op,
@@ -286,6 +301,7 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	  .can_deny = true },
 	{ .symbol = "security_inode_removexattr", .func = slim_ft_inode_xattr,
 	  .can_deny = true },
+	{ .symbol = "security_inode_setattr", .func = slim_ft_inode_setattr },
 	{ .symbol = "security_file_permission",
 	  .func = slim_ft_file_permission, .can_deny = true },
 	{ .symbol = "security_socket_sendmsg", .func = slim_ft_socket_sendmsg,

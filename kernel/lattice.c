@@ -228,6 +228,11 @@ static const char *const slim_counter_names[SLIM_C_MAX] = {
 	[SLIM_C_LABEL_NEW] = "labeled_new_files",
 	[SLIM_C_RELABEL] = "relabels",
 	[SLIM_C_UNWATCHED] = "unwatched_opens",
+	[SLIM_C_EVM_VERIFIED] = "evm_verified",
+	[SLIM_C_EVM_FAILED] = "evm_failed",
+	[SLIM_C_EVM_MISSING] = "evm_missing",
+	[SLIM_C_EVM_UNVERIFIED] = "evm_unverified",
+	[SLIM_C_DENY_EVM] = "denied_evm",
 	[SLIM_C_TASKS] = "task_states",
 	[SLIM_C_INODES] = "inode_states",
 };
@@ -245,6 +250,7 @@ static const char *const slim_rule_names[] = {
 	[SLIM_RULE_SEND] = "no send above PUBLIC on an IP socket",
 	[SLIM_RULE_LABEL] = "labels change only through the module",
 	[SLIM_RULE_NOMEM] = "no memory to track the task",
+	[SLIM_RULE_EVM] = "label without a valid HMAC",
 };
 
 static const int slim_rule_counter[] = {
@@ -253,6 +259,7 @@ static const int slim_rule_counter[] = {
 	[SLIM_RULE_SEND] = SLIM_C_DENY_SEND,
 	[SLIM_RULE_LABEL] = SLIM_C_DENY_XATTR,
 	[SLIM_RULE_NOMEM] = SLIM_C_DENY_NOMEM,
+	[SLIM_RULE_EVM] = SLIM_C_DENY_EVM,
 };
 
 static DEFINE_RATELIMIT_STATE(slim_log_rs, 5 * HZ, 20);
@@ -308,7 +315,8 @@ int slim_deny(enum slim_denial rule, const struct path *path,
 	if (!enforce)
 		return 0;
 	return rule == SLIM_RULE_NOMEM ? -ENOMEM :
-		rule == SLIM_RULE_LABEL ? -EPERM : -EACCES;
+		rule == SLIM_RULE_LABEL || rule == SLIM_RULE_EVM ? -EPERM :
+		-EACCES;
 }
 
 /* ---- per-task levels ------------------------------------------------------ */
@@ -540,7 +548,16 @@ struct slim_inode {
 	struct slim_level lv;
 	u8 source;		/* enum slim_label_source */
 	bool stale;		/* security.slim changed: read it again */
+	unsigned int epoch;	/* slim_label_epoch when it was read */
 };
+
+/* bumped when the EVM key arrives: every cached label is checked again */
+static atomic_t slim_label_epoch = ATOMIC_INIT(0);
+
+void slim_inode_stale_all(void)
+{
+	atomic_inc(&slim_label_epoch);
+}
 
 #define SLIM_INODE_BITS 12
 static DEFINE_HASHTABLE(slim_inode_ht, SLIM_INODE_BITS);
@@ -588,12 +605,14 @@ void slim_inode_set(const struct inode *inode, const struct slim_level *l,
 		/* readers see either the old or the new label */
 		e->lv = *l;
 		e->source = src;
+		e->epoch = atomic_read(&slim_label_epoch);
 		WRITE_ONCE(e->stale, false);
 	} else if (n) {
 		n->inode = inode;
 		n->lv = *l;
 		n->source = src;
 		n->stale = false;
+		n->epoch = atomic_read(&slim_label_epoch);
 		hash_add_rcu(slim_inode_ht, &n->node, (unsigned long)inode);
 		slim_count(SLIM_C_INODES);
 		n = NULL;
@@ -619,10 +638,15 @@ enum slim_label_source slim_inode_load(struct dentry *dentry,
 
 	rcu_read_lock();
 	e = slim_inode_find(inode);
-	if (e && (!READ_ONCE(e->stale) || e->source == SLIM_SRC_MEMORY)) {
+	if (e && e->source == SLIM_SRC_MEMORY) {
+		fresh = true;
+	} else if (e && !READ_ONCE(e->stale) &&
+		   e->epoch == atomic_read(&slim_label_epoch)) {
+		fresh = true;
+	}
+	if (fresh) {
 		*out = e->lv;
 		src = e->source;
-		fresh = true;
 	}
 	rcu_read_unlock();
 	if (fresh)
@@ -630,6 +654,7 @@ enum slim_label_source slim_inode_load(struct dentry *dentry,
 
 	n = __vfs_getxattr(dentry, inode, SLIM_XATTR, buf, SLIM_LABEL_MAX);
 	if (n >= 0) {
+		buf[n] = '\0';
 		if (slim_label_parse(buf, n, out)) {
 			/* an unreadable label is the lowest integrity */
 			slim_count(SLIM_C_BAD_LABEL);
@@ -640,6 +665,23 @@ enum slim_label_source slim_inode_load(struct dentry *dentry,
 			src = SLIM_SRC_BAD;
 		} else {
 			src = SLIM_SRC_XATTR;
+			switch (slim_evm_verify(dentry, inode)) {
+			case SLIM_EVM_MISSING:
+			case SLIM_EVM_FAIL:
+				pr_warn_ratelimited("%pd4 (ino %lu): label \"%.*s\" without a valid HMAC: %s\n",
+						    dentry, inode->i_ino,
+						    (int)strcspn(buf, "\n"), buf,
+						    slim_evm_demote() ?
+						    "treated as UNTRUSTED PUBLIC" :
+						    "refused");
+				*out = slim_initial_level;
+				out->integ = SLIM_I_UNTRUSTED;
+				if (!slim_evm_demote())
+					src = SLIM_SRC_EVM_FAIL;
+				break;
+			default:
+				break;
+			}
 		}
 	} else if (n == -ENODATA || n == -EOPNOTSUPP) {
 		*out = slim_default_level;

@@ -10,6 +10,8 @@
  *   relabel   write (CAP_MAC_ADMIN, writer at SYSTEM integrity):
  *             "LABEL<TAB>PATH", sets security.slim through the module
  *   watch     write (CAP_MAC_ADMIN): a path whose file system is watched
+ *   evm_key   write (CAP_MAC_ADMIN, writer at SYSTEM integrity): the
+ *             description of a 32-byte logon key, once per boot
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -25,7 +27,7 @@
 
 #define SLIM_RELABEL_MAX (SLIM_LABEL_MAX + 1 + PATH_MAX)
 
-static struct dentry *slim_lfiles[6];
+static struct dentry *slim_lfiles[7];
 
 /* changing the lattice's rules needs CAP_MAC_ADMIN and SYSTEM integrity */
 static int slim_admin_check(void)
@@ -115,6 +117,8 @@ static int slim_status_show(struct seq_file *m, void *v)
 	slim_label_format(&slim_default_level, label, sizeof(label));
 	seq_printf(m, "mode %s\n", slim_mode_name(READ_ONCE(slim_mode)));
 	seq_printf(m, "default_label %s\n", label);
+	seq_printf(m, "evm_key %s\n", slim_evm_has_key() ? "loaded" : "absent");
+	seq_printf(m, "evm_action %s\n", slim_evm_demote() ? "demote" : "deny");
 	slim_watch_show(m);
 	return 0;
 }
@@ -213,6 +217,25 @@ out:
 	return rc ? rc : count;
 }
 
+static ssize_t slim_evm_key_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	char *buf;
+	int rc;
+
+	rc = slim_admin_check();
+	if (rc)
+		return rc;
+	buf = slim_copy_write(ubuf, count, ppos, 256);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	rc = slim_evm_load_key(buf);
+	kfree(buf);
+	if (!rc)
+		slim_inode_stale_all();
+	return rc ? rc : count;
+}
+
 static ssize_t slim_watch_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -232,6 +255,12 @@ static ssize_t slim_watch_write(struct file *file, const char __user *ubuf,
 static const struct file_operations slim_relabel_fops = {
 	.owner = THIS_MODULE,
 	.write = slim_relabel_write,
+	.llseek = noop_llseek,
+};
+
+static const struct file_operations slim_evm_key_fops = {
+	.owner = THIS_MODULE,
+	.write = slim_evm_key_write,
 	.llseek = noop_llseek,
 };
 
@@ -256,6 +285,7 @@ int slim_lattice_fs_init(struct dentry *dir)
 		{ "tasks", 0444, &slim_tasks_fops },
 		{ "relabel", 0200, &slim_relabel_fops },
 		{ "watch", 0200, &slim_watch_fops },
+		{ "evm_key", 0200, &slim_evm_key_fops },
 	};
 	struct dentry *d;
 	unsigned int i;

@@ -129,6 +129,9 @@ static void slim_label_new(struct file *file, const struct slim_level *t)
 	inode_lock(inode);
 	rc = __vfs_setxattr(slim_mnt_idmap(file->f_path.mnt),
 			    file->f_path.dentry, inode, SLIM_XATTR, buf, n, 0);
+	if (!rc && slim_evm_has_key())
+		rc = slim_evm_write(file->f_path.dentry, inode,
+				    slim_mnt_idmap(file->f_path.mnt));
 	inode_unlock(inode);
 	if (rc) {
 		if (rc != -EOPNOTSUPP)
@@ -151,7 +154,12 @@ int slim_lattice_file_open(struct file *file)
 	t = slim_task_level(current);
 	if (file->f_mode & FMODE_CREATED)
 		slim_label_new(file, &t);
-	slim_inode_load(file->f_path.dentry, file_inode(file), &obj);
+	if (slim_inode_load(file->f_path.dentry, file_inode(file), &obj) ==
+	    SLIM_SRC_EVM_FAIL) {
+		rc = slim_deny(SLIM_RULE_EVM, &file->f_path, NULL, &t, &obj);
+		if (rc)
+			return rc;
+	}
 	if (file->f_mode & FMODE_WRITE) {
 		rc = slim_check_write(&file->f_path, &t, &obj);
 		if (rc)
@@ -260,24 +268,48 @@ void slim_bprm_committed_creds(const struct linux_binprm *bprm)
 	slim_task_set_guards(current, obj.gread, obj.gwrite, GFP_ATOMIC);
 }
 
-/* security.slim changes only through the module (slim_relabel) */
+static bool slim_evm_protected_name(const char *name)
+{
+	return !strcmp(name, "security.ima") ||
+		!strcmp(name, "security.capability") ||
+		!strcmp(name, "security.selinux");
+}
+
+/*
+ * security.slim and its HMAC change only through the module
+ * (slim_relabel); a change of another protected xattr is allowed but
+ * invalidates the HMAC (the label is checked again at the next open).
+ */
 int slim_inode_setxattr(struct dentry *dentry, const char *name)
 {
 	struct slim_level t, obj;
 	struct inode *inode;
+	bool ours;
 
-	if (!slim_is_active() || !dentry || !name || strcmp(name, SLIM_XATTR))
+	if (!slim_is_active() || !dentry || !name)
+		return 0;
+	ours = !strcmp(name, SLIM_XATTR) || !strcmp(name, SLIM_EVM_XATTR);
+	if (!ours && !slim_evm_protected_name(name))
 		return 0;
 	inode = d_backing_inode(dentry);
 	if (inode)
 		slim_inode_stale(inode);
-	if (READ_ONCE(slim_mode) == SLIM_MODE_OFF)
+	if (!ours || READ_ONCE(slim_mode) == SLIM_MODE_OFF)
 		return 0;
 	t = slim_task_level(current);
 	obj = slim_default_level;
 	if (inode)
 		slim_inode_level(inode, &obj);
 	return slim_deny(SLIM_RULE_LABEL, NULL, dentry, &t, &obj);
+}
+
+/* uid, gid and mode are in the HMAC: check the label again next time */
+void slim_inode_setattr(struct dentry *dentry)
+{
+	struct inode *inode = dentry ? d_backing_inode(dentry) : NULL;
+
+	if (slim_is_active() && inode)
+		slim_inode_stale(inode);
 }
 
 void slim_inode_free_security(struct inode *inode)
@@ -310,6 +342,13 @@ int slim_relabel(const char *name, const struct slim_level *l)
 	inode_lock(inode);
 	rc = __vfs_setxattr(slim_mnt_idmap(path.mnt), path.dentry, inode,
 			    SLIM_XATTR, buf, n, 0);
+	if (!rc && slim_evm_has_key()) {
+		rc = slim_evm_write(path.dentry, inode,
+				    slim_mnt_idmap(path.mnt));
+		if (rc)
+			pr_warn("relabel %pd4: label set, HMAC not written: %d\n",
+				path.dentry, rc);
+	}
 	inode_unlock(inode);
 	mnt_drop_write(path.mnt);
 	if (rc == -EOPNOTSUPP) {
@@ -321,8 +360,9 @@ int slim_relabel(const char *name, const struct slim_level *l)
 		slim_count(SLIM_C_RELABEL);
 		pr_info("relabeled %pd4 (ino %lu) \"%s\"%s by pid %d\n",
 			path.dentry, inode->i_ino, buf,
-			src == SLIM_SRC_MEMORY ? " in memory" : "",
-			task_pid_nr(current));
+			src == SLIM_SRC_MEMORY ? " in memory" :
+			slim_evm_has_key() ? " with its HMAC" :
+			" (no EVM key: no HMAC)", task_pid_nr(current));
 	}
 out:
 	path_put(&path);

@@ -42,9 +42,12 @@ static int __init slim_init(void)
 	rc = slim_list_init();
 	if (rc)
 		goto err_measure;
-	rc = slim_lattice_init();
+	rc = slim_evm_init();
 	if (rc)
 		goto err_list;
+	rc = slim_lattice_init();
+	if (rc)
+		goto err_evm;
 	rc = slim_fs_init();
 	if (rc)
 		goto err_lattice;
@@ -75,6 +78,8 @@ err_fs:
 	slim_fs_exit();
 err_lattice:
 	slim_lattice_exit();
+err_evm:
+	slim_evm_exit();
 err_list:
 	slim_list_exit();
 err_measure:
@@ -93,6 +98,7 @@ static void __exit slim_exit(void)
 	slim_lattice_fs_exit();
 	slim_fs_exit();
 	slim_lattice_exit();
+	slim_evm_exit();
 	slim_list_exit();
 	slim_measure_exit();
 	slim_policy_exit();

@@ -119,11 +119,12 @@ enum slim_label_source {
 	SLIM_SRC_XATTR,		/* read from security.slim */
 	SLIM_SRC_MEMORY,	/* set by the module on a fs without xattrs */
 	SLIM_SRC_BAD,		/* unreadable label: UNTRUSTED */
+	SLIM_SRC_EVM_FAIL,	/* label with a missing or wrong HMAC */
 };
 
 enum slim_denial {
 	SLIM_RULE_WRITE_UP, SLIM_RULE_WRITE_DOWN, SLIM_RULE_SEND,
-	SLIM_RULE_LABEL, SLIM_RULE_NOMEM,
+	SLIM_RULE_LABEL, SLIM_RULE_NOMEM, SLIM_RULE_EVM,
 };
 
 enum slim_counter {
@@ -131,12 +132,22 @@ enum slim_counter {
 	SLIM_C_DENY_WRITE_UP, SLIM_C_DENY_WRITE_DOWN, SLIM_C_DENY_SEND,
 	SLIM_C_DENY_XATTR, SLIM_C_DENY_NOMEM, SLIM_C_PERMITTED,
 	SLIM_C_BAD_LABEL, SLIM_C_LABEL_NEW, SLIM_C_RELABEL, SLIM_C_UNWATCHED,
+	SLIM_C_EVM_VERIFIED, SLIM_C_EVM_FAILED, SLIM_C_EVM_MISSING,
+	SLIM_C_EVM_UNVERIFIED, SLIM_C_DENY_EVM,
 	SLIM_C_TASKS, SLIM_C_INODES,
 	SLIM_C_MAX,
 };
 
 #define SLIM_XATTR "security.slim"
 #define SLIM_LABEL_MAX 96
+#define SLIM_EVM_XATTR "security.slim.evm"
+#define SLIM_EVM_TYPE 0x02	/* EVM_XATTR_HMAC */
+#define SLIM_EVM_LEN (1 + SHA256_DIGEST_SIZE)
+#define SLIM_EVM_KEY_LEN 32
+
+enum slim_evm_status {
+	SLIM_EVM_NOKEY, SLIM_EVM_OK, SLIM_EVM_MISSING, SLIM_EVM_FAIL,
+};
 
 extern int slim_mode;
 extern struct slim_level slim_default_level;
@@ -181,6 +192,19 @@ void slim_inode_set(const struct inode *inode, const struct slim_level *l,
 void slim_inode_stale(const struct inode *inode);
 void slim_inode_forget(const struct inode *inode);
 
+/* evm.c: HMAC of the protected xattrs and metadata */
+int slim_evm_init(void);
+void slim_evm_exit(void);
+bool slim_evm_has_key(void);
+bool slim_evm_demote(void);
+int slim_evm_load_key(const char *desc);
+int slim_evm_calc(struct dentry *dentry, struct inode *inode,
+		  u8 out[SHA256_DIGEST_SIZE]);
+enum slim_evm_status slim_evm_verify(struct dentry *dentry,
+				     struct inode *inode);
+int slim_evm_write(struct dentry *dentry, struct inode *inode, void *idmap);
+void slim_inode_stale_all(void);
+
 /* lattice_hooks.c: the lattice rules, with LSM hook signatures */
 struct socket;
 struct msghdr;
@@ -196,6 +220,7 @@ int slim_task_alloc(struct task_struct *task, unsigned long clone_flags);
 void slim_task_free(struct task_struct *task);
 void slim_bprm_committed_creds(const struct linux_binprm *bprm);
 int slim_inode_setxattr(struct dentry *dentry, const char *name);
+void slim_inode_setattr(struct dentry *dentry);
 void slim_inode_free_security(struct inode *inode);
 int slim_relabel(const char *path, const struct slim_level *l);
 

@@ -23,6 +23,11 @@ static void slc_usage(FILE *f)
 	      "    slimctl relabel [--offline] LABEL FILE...\n"
 	      "    slimctl label [--root DIR] [--offline] [--dry-run] [-v] "
 	      "POLICY\n"
+	      "    slimctl evm-seal --out BLOB [--pcrs 0-7] [--key-file K] "
+	      "[--tcti CONF]\n"
+	      "    slimctl evm-load --in BLOB [--tcti CONF]\n"
+	      "    slimctl evm-hmac --key-file K [--uuid U] [--generation N] "
+	      "[--write] FILE...\n"
 	      "    slimctl --help | --version\n"
 	      "\n"
 	      "DESCRIPTION\n"
@@ -59,6 +64,14 @@ static void slc_usage(FILE *f)
 	      "(--offline: the xattr)\n"
 	      "    label    label a tree from a labeling policy (see "
 	      "'slimctl label --help')\n"
+	      "    evm-seal make a random 32-byte EVM key (or take K) and "
+	      "seal it in the\n"
+	      "             TPM to the sha256 PCRs 0-7 as they are now\n"
+	      "    evm-load unseal it (only if those PCRs are unchanged: a "
+	      "trusted boot)\n"
+	      "             and hand it to the module once per boot\n"
+	      "    evm-hmac the HMAC the module computes for a file "
+	      "(docs/evm.md)\n"
 	      "\n"
 	      "    Changing the mode or a label needs CAP_MAC_ADMIN and a "
 	      "task at SYSTEM\n"
@@ -82,9 +95,11 @@ int main(int argc, char **argv)
 		const char *name;
 		int (*fn)(int argc, char **argv);
 	} cmds[] = {
-		{"status", slc_cmd_status},   {"mode", slc_cmd_mode},
-		{"show", slc_cmd_show},	      {"ps", slc_cmd_ps},
-		{"relabel", slc_cmd_relabel}, {"label", slc_cmd_label},
+		{"status", slc_cmd_status},	{"mode", slc_cmd_mode},
+		{"show", slc_cmd_show},		{"ps", slc_cmd_ps},
+		{"relabel", slc_cmd_relabel},	{"label", slc_cmd_label},
+		{"evm-seal", slc_cmd_evm_seal}, {"evm-load", slc_cmd_evm_load},
+		{"evm-hmac", slc_cmd_evm_hmac},
 	};
 
 	if (argc < 2) {
@@ -104,6 +119,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], cmds[i].name))
 			continue;
 		if (argc > 2 && strcmp(cmds[i].name, "label") &&
+		    strncmp(cmds[i].name, "evm-", 4) &&
 		    (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
 			slc_usage(stdout);
 			return 0;

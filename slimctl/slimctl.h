@@ -25,9 +25,13 @@ struct slc_level {
 	int gwrite; /* guard-write floor, SLC_S_NONE: none */
 };
 
-#define SLC_XATTR     "security.slim"
-#define SLC_LABEL_MAX 96
-#define SLC_SECFS     "/sys/kernel/security/slim"
+#define SLC_XATTR	"security.slim"
+#define SLC_LABEL_MAX	96
+#define SLC_SECFS	"/sys/kernel/security/slim"
+#define SLC_EVM_XATTR	"security.slim.evm"
+#define SLC_EVM_TYPE	0x02
+#define SLC_EVM_KEY_LEN 32
+#define SLC_EVM_NXATTR	4
 
 /* label.c: the text form of security.slim, parsed as the module parses it */
 int slc_label_parse(const char *s, size_t len, struct slc_level *out);
@@ -53,5 +57,34 @@ int slc_cmd_relabel(int argc, char **argv);
 int slc_set_label(const char *path, const struct slc_level *l, int offline);
 /* the securityfs directory: SLIMCTL_SECFS from the environment (tests) */
 const char *slc_secfs(void);
+
+/* evmhmac.c: the label HMAC (kernel/evm.c, docs/evm.md) */
+#include <stdint.h>
+#include <sys/types.h>
+struct slc_evm_input {
+	int present[SLC_EVM_NXATTR]; /* security.slim, .ima, .capability,
+					.selinux */
+	uint8_t *value[SLC_EVM_NXATTR];
+	size_t len[SLC_EVM_NXATTR];
+	uint64_t ino;
+	uint32_t generation, uid, gid;
+	uint16_t mode;
+	uint8_t uuid[16];
+	dev_t dev;
+};
+int slc_evm_calc(const uint8_t key[SLC_EVM_KEY_LEN],
+		 const struct slc_evm_input *in, uint8_t out[32]);
+int slc_evm_input_from_file(const char *path, struct slc_evm_input *in);
+void slc_evm_input_free(struct slc_evm_input *in);
+int slc_parse_uuid(const char *s, uint8_t uuid[16]);
+int slc_read_key_file(const char *file, uint8_t key[SLC_EVM_KEY_LEN]);
+int slc_cmd_evm_hmac(int argc, char **argv);
+/* sys.c */
+int slc_read_secfs(const char *name, char **out);
+int slc_write_secfs(const char *name, const char *data, size_t len);
+
+/* evmseal.c: the key sealed in the TPM */
+int slc_cmd_evm_seal(int argc, char **argv);
+int slc_cmd_evm_load(int argc, char **argv);
 
 #endif

@@ -25,7 +25,7 @@ const char *slc_secfs(void)
 }
 
 /* the whole content of securityfs file NAME, NUL-terminated */
-static int slc_read(const char *name, char **out)
+int slc_read_secfs(const char *name, char **out)
 {
 	char path[PATH_MAX], *buf = NULL, *nb;
 	size_t len = 0, cap = 0;
@@ -84,7 +84,7 @@ static int slc_read(const char *name, char **out)
 }
 
 /* one write(2) of LEN bytes to securityfs file NAME; errno kept */
-static int slc_write(const char *name, const char *data, size_t len)
+int slc_write_secfs(const char *name, const char *data, size_t len)
 {
 	char path[PATH_MAX];
 	ssize_t n;
@@ -131,7 +131,7 @@ int slc_set_label(const char *path, const struct slc_level *l, int offline)
 	n = asprintf(&rec, "%s\t%s", label, abs);
 	if (n < 0)
 		return ATT_E_NOMEM;
-	rc = slc_write("relabel", rec, (size_t)n);
+	rc = slc_write_secfs("relabel", rec, (size_t)n);
 	if (rc != ATT_OK)
 		fprintf(stderr, "slimctl: %s: relabel refused: %s\n", abs,
 			errno == EPERM ? "not permitted (CAP_MAC_ADMIN and "
@@ -150,9 +150,9 @@ int slc_cmd_status(int argc, char **argv)
 		fputs("usage: slimctl status\n", stderr);
 		return 2;
 	}
-	if (slc_read("status", &status) != ATT_OK)
+	if (slc_read_secfs("status", &status) != ATT_OK)
 		return 1;
-	if (slc_read("counters", &counters) != ATT_OK) {
+	if (slc_read_secfs("counters", &counters) != ATT_OK) {
 		free(status);
 		return 1;
 	}
@@ -168,7 +168,7 @@ int slc_cmd_mode(int argc, char **argv)
 	char *mode;
 
 	if (argc == 1) {
-		if (slc_read("mode", &mode) != ATT_OK)
+		if (slc_read_secfs("mode", &mode) != ATT_OK)
 			return 1;
 		fputs(mode, stdout);
 		free(mode);
@@ -180,7 +180,7 @@ int slc_cmd_mode(int argc, char **argv)
 		fputs("usage: slimctl mode [enforce|permissive|off]\n", stderr);
 		return 2;
 	}
-	if (slc_write("mode", argv[1], strlen(argv[1])) != ATT_OK) {
+	if (slc_write_secfs("mode", argv[1], strlen(argv[1])) != ATT_OK) {
 		fprintf(stderr, "slimctl: mode %s refused: %s\n", argv[1],
 			errno == EPERM ? "not permitted (CAP_MAC_ADMIN and "
 					 "SYSTEM integrity needed)"
@@ -196,7 +196,7 @@ static void slc_default_label(char *buf, size_t size)
 	char *status, *p, *end;
 
 	snprintf(buf, size, "SYSTEM PUBLIC");
-	if (slc_read("status", &status) != ATT_OK)
+	if (slc_read_secfs("status", &status) != ATT_OK)
 		return;
 	p = strstr(status, "default_label ");
 	if (p) {
@@ -248,7 +248,10 @@ int slc_cmd_show(int argc, char **argv)
 			continue;
 		}
 		if (slc_label_format(&l, canon, sizeof(canon)) == ATT_OK)
-			printf("%s\t%s\n", argv[i], canon);
+			printf("%s\t%s\thmac: %s\n", argv[i], canon,
+			       getxattr(argv[i], SLC_EVM_XATTR, NULL, 0) == 33
+				       ? "present"
+				       : "absent");
 	}
 	return bad;
 }
@@ -266,7 +269,7 @@ int slc_cmd_ps(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (slc_read("tasks", &tasks) != ATT_OK)
+	if (slc_read_secfs("tasks", &tasks) != ATT_OK)
 		return 1;
 	printf("%7s  %-40s  %s\n", "PID", "LABEL", "COMMAND");
 	for (line = strtok_r(tasks, "\n", &save); line;

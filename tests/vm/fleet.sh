@@ -45,30 +45,6 @@ print("" if v is None else v)
 EOF
 }
 
-# fleet_modules KREL DIR: the drivers a guest needs (virtio PCI, net and
-# block, ext4) in load order as DIR/NAME.ko and DIR/order, decompressed
-fleet_modules() {
-	krel=$1
-	dir=$2
-	mkdir -p "$dir"
-	: >"$dir/order"
-	modprobe --show-depends -S "$krel" -a virtio_pci virtio_net \
-		virtio_blk ext4 2>/dev/null | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' |
-		while read -r ko; do
-			name=$(basename "$ko")
-			name=${name%.xz}
-			name=${name%.zst}
-			name=${name%.ko}
-			case "$ko" in
-			*.xz) xz -dc "$ko" >"$dir/$name.ko" ;;
-			*.zst) zstd -qdc "$ko" >"$dir/$name.ko" ;;
-			*) cp "$ko" "$dir/$name.ko" ;;
-			esac
-			echo "$name" >>"$dir/order"
-		done
-	[ -s "$dir/order" ]
-}
-
 # fleet_build_root ROOT KREL KO: the guests' root filesystem (one for all)
 fleet_build_root() {
 	root=$1
@@ -86,7 +62,7 @@ fleet_build_root() {
 		[ "$a" = busybox ] || ln -s busybox "$root/bin/$a"
 	done
 	cp "$ko" "$root/lib/slim.ko"
-	fleet_modules "$krel" "$root/lib/modules/fleet" || return 1
+	vm_modules "$krel" "$root/lib/modules/fleet" || return 1
 	# a module that is on no whitelist (the demo loads it)
 	dummy=$(modprobe --show-depends -S "$krel" dummy 2>/dev/null |
 		awk '$1 == "insmod" { print $2 }' | tail -n 1)

@@ -49,6 +49,73 @@ vm_build_module() {
 	[ -f "$2/slim.ko" ]
 }
 
+# vm_modules KREL DIR: the drivers a guest needs (virtio PCI, net and
+# block, ext4) in load order as DIR/NAME.ko and DIR/order, decompressed
+vm_modules() {
+	krel=$1
+	dir=$2
+	mkdir -p "$dir"
+	: >"$dir/order"
+	modprobe --show-depends -S "$krel" -a virtio_pci virtio_net \
+		virtio_blk ext4 2>/dev/null | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' |
+		while read -r ko; do
+			name=$(basename "$ko")
+			name=${name%.xz}
+			name=${name%.zst}
+			name=${name%.ko}
+			case "$ko" in
+			*.xz) xz -dc "$ko" >"$dir/$name.ko" ;;
+			*.zst) zstd -qdc "$ko" >"$dir/$name.ko" ;;
+			*) cp "$ko" "$dir/$name.ko" ;;
+			esac
+			echo "$name" >>"$dir/order"
+		done
+	[ -s "$dir/order" ]
+}
+
+# vm_build_evm_disk IMG KEY UUID SLIMCTL: an ext4 image labeled and
+# HMACed on this host with the project's tools: `slimctl label --offline`
+# on a staging tree, mke2fs -d (which copies the xattrs), then for each
+# labeled file the HMAC over the image's inode (`slimctl evm-hmac --ino`)
+# written with debugfs. Files: /etc/conf, /etc/conf2 (SYSTEM PUBLIC),
+# /data/low (UNTRUSTED PUBLIC), /data/edited (labeled UNTRUSTED, HMACed,
+# then its label edited to SYSTEM PUBLIC with debugfs: an offline
+# tampering), /data/nohmac (labeled, never HMACed).
+vm_build_evm_disk() {
+	img=$1
+	key=$2
+	uuid=$3
+	slimctl=$4
+	stage=$(mktemp -d "${TMPDIR:-/tmp}/vm-evm.XXXXXX")
+	mkdir -p "$stage/etc" "$stage/data"
+	for f in etc/conf etc/conf2 data/low data/edited data/nohmac; do
+		echo "$f" >"$stage/$f"
+	done
+	printf '/ SYSTEM PUBLIC\n/data UNTRUSTED PUBLIC\n' >"$stage.policy"
+	"$slimctl" label --offline --root "$stage" "$stage.policy" 2>"$stage.log" ||
+		{ cat "$stage.log" >&2; rm -rf "$stage" "$stage.policy" "$stage.log"; return 1; }
+	rm -f "$img"
+	mke2fs -F -q -t ext4 -U "$uuid" -d "$stage" "$img" 32M >"$stage.log" 2>&1 ||
+		{ cat "$stage.log" >&2; rm -rf "$stage" "$stage.policy" "$stage.log"; return 1; }
+	for f in etc/conf etc/conf2 data/low data/edited; do
+		st=$(debugfs -R "stat /$f" "$img" 2>/dev/null)
+		ino=$(echo "$st" | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
+		gen=$(echo "$st" | sed -n 's/^Generation: \([0-9]*\).*/\1/p')
+		"$slimctl" evm-hmac --key-file "$key" --uuid "$uuid" --generation "$gen" \
+			--ino "$ino" --out "$stage.val" "$stage/$f" >/dev/null 2>"$stage.log" &&
+			debugfs -w -R "ea_set -f $stage.val /$f security.slim.evm" "$img" >>"$stage.log" 2>&1 ||
+			{ cat "$stage.log" >&2; rm -rf "$stage" "$stage.policy" "$stage.log" "$stage.val"; return 1; }
+	done
+	# the offline tampering, checked: the image's label must now differ
+	printf 'SYSTEM PUBLIC' >"$stage.val"
+	debugfs -w -R "ea_set -f $stage.val /data/edited security.slim" "$img" >>"$stage.log" 2>&1
+	debugfs -R "ea_get /data/edited security.slim" "$img" 2>/dev/null | grep -q 'SYSTEM PUBLIC'
+	rc=$?
+	[ $rc = 0 ] || cat "$stage.log" >&2
+	rm -rf "$stage" "$stage.policy" "$stage.log" "$stage.val"
+	return $rc
+}
+
 # vm_copy_bin ROOT FILE: FILE and the libraries ldd lists, into ROOT
 vm_copy_bin() {
 	root=$1
@@ -66,6 +133,8 @@ vm_copy_bin() {
 # vm_build_initramfs OUT.cpio.gz KO PLAN [BIN_DIR]
 #   KO: slim.ko; PLAN: the word the guest init runs (tests|bench);
 #   BIN_DIR: the project's binaries (copied with libraries and TCTIs).
+#   With VM_EVM_KEY (a key file) and VM_KREL set: also the disk drivers of
+#   VM_KREL, debugfs, tpm2_pcrextend and the key as /vm/evm.key.
 vm_build_initramfs() {
 	out=$1
 	ko=$2
@@ -100,6 +169,13 @@ vm_build_initramfs() {
 	fi
 	# a dynamically linked program for the MMAP_CHECK scenario
 	vm_copy_bin "$root" /usr/bin/basename
+	# the EVM scenarios: an ext4 disk, offline tampering, a PCR extend
+	if [ -n "${VM_EVM_KEY:-}" ]; then
+		vm_modules "$VM_KREL" "$root/lib/modules/evm" || { rm -rf "$root"; return 1; }
+		vm_copy_bin "$root" /sbin/debugfs
+		vm_copy_bin "$root" /usr/bin/tpm2_pcrextend
+		cp "$VM_EVM_KEY" "$root/vm/evm.key"
+	fi
 	# an open that an LSM (Landlock) denies after security_file_open()
 	gcc -static -O2 -Wall -o "$root/bin/denied-open" "$VM_DIR/guest/denied-open.c" ||
 		{ rm -rf "$root"; return 1; }
@@ -112,7 +188,8 @@ vm_build_initramfs() {
 }
 
 # vm_boot KREL INITRD DIR TIMEOUT [EXTRA_CMDLINE]
-#   Boots under qemu TCG with a fresh swtpm. Console: DIR/console.log,
+#   Boots under qemu TCG with a fresh swtpm (and DIR/disk.img as a virtio
+#   disk when it exists). Console: DIR/console.log,
 #   data channel (guest /dev/ttyS1): DIR/data.log. Returns qemu's status.
 vm_boot() {
 	krel=$1
@@ -134,8 +211,10 @@ vm_boot() {
 		sleep 0.1
 		i=$((i + 1))
 	done
+	disk=""
+	[ -f "$dir/disk.img" ] && disk="-drive file=$dir/disk.img,if=virtio,format=raw"
 	# shellcheck disable=SC2086 # VM_QEMU_EXTRA: extra qemu options, split
-	timeout "$tmo" qemu-system-x86_64 -accel tcg -smp 1 -m 768 ${VM_QEMU_EXTRA:-} \
+	timeout "$tmo" qemu-system-x86_64 -accel tcg -smp 1 -m 768 ${VM_QEMU_EXTRA:-} $disk \
 		-nographic -no-reboot -nodefaults \
 		-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic rootfstype=ramfs loglevel=4 $extra" \

@@ -25,6 +25,9 @@ lattice_secrecy lattice_ip_send lattice_ip_receive lattice_sanitizer
 lattice_declassifier lattice_fork_exec lattice_new_file lattice_label_protected
 lattice_mmap_write lattice_permissive lattice_off lattice_log_lines
 lattice_ps_status lattice_measure_system lattice_no_leaks
+evm_disk_mount evm_no_key_unverified evm_wrong_pcrs_no_key evm_load_once
+evm_host_labels_verify evm_offline_edit_refused evm_hmac_equals_module
+evm_relabel_rehmac evm_label_xattr_protected evm_metadata_change evm_remount
 lattice_unload_under_load lock_refuses_removal"
 
 
@@ -171,6 +174,15 @@ judge() {
 }
 
 mkdir -p "$OUT"
+# the EVM key and the host-built, host-HMACed ext4 image (copied per guest)
+EVM_UUID=5a1e0e7a-0000-4000-8000-00000000e7a1
+head -c 32 /dev/urandom >"$OUT/evm.key"
+if vm_build_evm_disk "$OUT/evm.img" "$OUT/evm.key" "$EVM_UUID" "$O/rel/bin/slimctl" 2>"$OUT/evm.err"; then
+	ok "evm_image_built_on_host"
+else
+	ko "evm_image_built_on_host" "slimctl label/evm-hmac, mke2fs or debugfs failed" "$OUT/evm.err"
+fi
+VM_EVM_KEY=$OUT/evm.key
 tags=""
 for kv in $VM_KERNELS; do
 	tag=${kv%%:*}
@@ -187,6 +199,8 @@ for kv in $VM_KERNELS; do
 		continue
 	fi
 	ok "$tag/build"
+	VM_KREL=$krel
+	[ -f "$OUT/evm.img" ] && cp "$OUT/evm.img" "$d/disk.img"
 	if ! vm_build_initramfs "$d/initramfs.cpio.gz" "$d/module/slim.ko" tests "$O/rel/bin"; then
 		ko "$tag/initramfs" "cannot build the initramfs"
 		continue

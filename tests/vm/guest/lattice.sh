@@ -10,8 +10,7 @@ LATTICE_SCENARIOS="lattice_load lattice_read_down lattice_user_level
 lattice_write_revoked lattice_secrecy lattice_ip_send lattice_ip_receive
 lattice_sanitizer lattice_declassifier lattice_fork_exec lattice_new_file
 lattice_label_protected lattice_mmap_write lattice_permissive lattice_off
-lattice_log_lines lattice_ps_status lattice_measure_system lattice_no_leaks
-lattice_unload_under_load"
+lattice_log_lines lattice_ps_status lattice_measure_system lattice_no_leaks"
 
 # run_t WANT OP...: slimtest OP... must print exactly WANT (lines joined by |)
 run_t() {

@@ -3,6 +3,7 @@
 # (tests/vm/run.sh) also judges the lists dumped on the data channel.
 . /vm/common.sh
 . /vm/lattice.sh
+. /vm/evm.sh
 
 # insmod the module with lock=0 and check the securityfs files
 scn_load() {
@@ -295,6 +296,7 @@ scn_lock_refuses_removal() {
 for s in load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only file_read_nonroot dump_clean \
 	policy_malformed policy_replace violation_open_writers \
 	violation_tomtou dump_violations unload reload_gap \
-	unload_under_load $LATTICE_SCENARIOS lock_refuses_removal; do
+	unload_under_load $LATTICE_SCENARIOS $EVM_SCENARIOS \
+	lattice_unload_under_load lock_refuses_removal; do
 	run_scn $s
 done
