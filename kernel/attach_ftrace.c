@@ -22,9 +22,14 @@
 #include "slim.h"
 #include "compat.h"
 
+/*
+ * One traced function: @call reads the arguments from the saved registers
+ * and calls the hook function with its LSM signature; a non-zero return
+ * is a denial when @can_deny.
+ */
 struct slim_ftrace_hook {
 	const char *symbol;
-	ftrace_func_t func;
+	int (*call)(struct ftrace_regs *fregs);
 	bool can_deny;		/* may send the caller to a denial stub */
 	struct ftrace_ops ops;
 	bool registered;
@@ -55,8 +60,6 @@ static void notrace slim_ft_deny(struct ftrace_regs *fregs, int rc)
 {
 	unsigned long stub;
 
-	if (!rc)
-		return;
 	if (rc == -ENOMEM)
 		stub = (unsigned long)slim_stub_enomem;
 	else if (rc == -EPERM)
@@ -66,57 +69,48 @@ static void notrace slim_ft_deny(struct ftrace_regs *fregs, int rc)
 	slim_ftrace_set_ip(fregs, stub);
 }
 
-static void notrace slim_ft_bprm_check(unsigned long ip,
-				       unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+/* the ftrace callback of every hook */
+static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op,
+				     struct ftrace_regs *fregs)
 {
-	struct linux_binprm *bprm;
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	bprm = (struct linux_binprm *)slim_ftrace_arg(fregs, 0);
-	slim_bprm_check_security(bprm);
-	ftrace_test_recursion_unlock(bit);
-}
-
-/* security_mmap_file(file, prot, flags): prot as requested by the caller */
-static void notrace slim_ft_mmap_file(unsigned long ip,
-				      unsigned long parent_ip,
-				      struct ftrace_ops *op,
-				      struct ftrace_regs *fregs)
-{
-	unsigned long prot, flags;
-	struct file *file;
+	struct slim_ftrace_hook *h;
 	int bit, rc;
 
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	file = (struct file *)slim_ftrace_arg(fregs, 0);
-	prot = slim_ftrace_arg(fregs, 1);
-	flags = slim_ftrace_arg(fregs, 2);
-	rc = slim_lattice_mmap(file, prot, flags);
-	if (!rc)
-		slim_mmap_file(file, prot, prot, flags);
-	slim_ft_deny(fregs, rc);
+	h = container_of(op, struct slim_ftrace_hook, ops);
+	rc = h->call(fregs);
+	if (rc && h->can_deny)
+		slim_ft_deny(fregs, rc);
 	ftrace_test_recursion_unlock(bit);
 }
 
-static void notrace slim_ft_file_open(unsigned long ip,
-				      unsigned long parent_ip,
-				      struct ftrace_ops *op,
-				      struct ftrace_regs *fregs)
-{
-	struct file *file;
-	int bit;
+#define ARG(n) slim_ftrace_arg(fregs, n)
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	file = (struct file *)slim_ftrace_arg(fregs, 0);
+static int slim_call_bprm_check(struct ftrace_regs *fregs)
+{
+	slim_bprm_check_security((struct linux_binprm *)ARG(0));
+	return 0;
+}
+
+/* security_mmap_file(file, prot, flags): prot as requested by the caller */
+static int slim_call_mmap_file(struct ftrace_regs *fregs)
+{
+	struct file *file = (struct file *)ARG(0);
+	int rc;
+
+	rc = slim_lattice_mmap(file, ARG(1), ARG(2));
+	if (!rc)
+		slim_mmap_file(file, ARG(1), ARG(1), ARG(2));
+	return rc;
+}
+
+static int slim_call_file_open(struct ftrace_regs *fregs)
+{
+	struct file *file = (struct file *)ARG(0);
+
 	slim_file_open(file);
 	/* a regular file on a superblock the open hook does not watch yet */
 	if (slim_lattice_on() && S_ISREG(file_inode(file)->i_mode) &&
@@ -124,194 +118,104 @@ static void notrace slim_ft_file_open(unsigned long ip,
 		slim_count(SLIM_C_UNWATCHED);
 		slim_watch_sb_later(file_inode(file)->i_sb);
 	}
-	ftrace_test_recursion_unlock(bit);
+	return 0;
 }
 
-static void notrace slim_ft_file_permission(unsigned long ip,
-					    unsigned long parent_ip,
-					    struct ftrace_ops *op,
-					    struct ftrace_regs *fregs)
+static int slim_call_file_permission(struct ftrace_regs *fregs)
 {
-	int bit, rc;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	rc = slim_file_permission((struct file *)slim_ftrace_arg(fregs, 0),
-				  (int)slim_ftrace_arg(fregs, 1));
-	slim_ft_deny(fregs, rc);
-	ftrace_test_recursion_unlock(bit);
+	return slim_file_permission((struct file *)ARG(0), (int)ARG(1));
 }
 
-static void notrace slim_ft_socket_sendmsg(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *op,
-					   struct ftrace_regs *fregs)
+static int slim_call_socket_sendmsg(struct ftrace_regs *fregs)
 {
-	int bit, rc;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	rc = slim_socket_sendmsg((struct socket *)slim_ftrace_arg(fregs, 0),
-				 (struct msghdr *)slim_ftrace_arg(fregs, 1),
-				 (int)slim_ftrace_arg(fregs, 2));
-	slim_ft_deny(fregs, rc);
-	ftrace_test_recursion_unlock(bit);
+	return slim_socket_sendmsg((struct socket *)ARG(0),
+				   (struct msghdr *)ARG(1), (int)ARG(2));
 }
 
-static void notrace slim_ft_socket_recvmsg(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *op,
-					   struct ftrace_regs *fregs)
+static int slim_call_socket_recvmsg(struct ftrace_regs *fregs)
 {
-	int bit, rc;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	rc = slim_socket_recvmsg((struct socket *)slim_ftrace_arg(fregs, 0),
-				 (struct msghdr *)slim_ftrace_arg(fregs, 1),
-				 (int)slim_ftrace_arg(fregs, 2),
-				 (int)slim_ftrace_arg(fregs, 3));
-	slim_ft_deny(fregs, rc);
-	ftrace_test_recursion_unlock(bit);
+	return slim_socket_recvmsg((struct socket *)ARG(0),
+				   (struct msghdr *)ARG(1), (int)ARG(2),
+				   (int)ARG(3));
 }
 
-static void notrace slim_ft_task_alloc(unsigned long ip,
-				       unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+static int slim_call_task_alloc(struct ftrace_regs *fregs)
 {
-	int bit, rc;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	rc = slim_task_alloc((struct task_struct *)slim_ftrace_arg(fregs, 0),
-			     slim_ftrace_arg(fregs, 1));
-	slim_ft_deny(fregs, rc);
-	ftrace_test_recursion_unlock(bit);
+	return slim_task_alloc((struct task_struct *)ARG(0), ARG(1));
 }
 
-static void notrace slim_ft_task_free(unsigned long ip,
-				      unsigned long parent_ip,
-				      struct ftrace_ops *op,
-				      struct ftrace_regs *fregs)
+static int slim_call_task_free(struct ftrace_regs *fregs)
 {
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	slim_task_free((struct task_struct *)slim_ftrace_arg(fregs, 0));
-	ftrace_test_recursion_unlock(bit);
+	slim_task_free((struct task_struct *)ARG(0));
+	return 0;
 }
 
-static void notrace slim_ft_bprm_committed(unsigned long ip,
-					   unsigned long parent_ip,
-					   struct ftrace_ops *op,
-					   struct ftrace_regs *fregs)
+static int slim_call_bprm_committed(struct ftrace_regs *fregs)
 {
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	slim_bprm_committed_creds((const struct linux_binprm *)
-				  slim_ftrace_arg(fregs, 0));
-	ftrace_test_recursion_unlock(bit);
+	slim_bprm_committed_creds((const struct linux_binprm *)ARG(0));
+	return 0;
 }
 
-/* inode_setxattr(idmap, dentry, name, ...) and inode_removexattr(idmap,
- * dentry, name): the idmap's type differs between kernels, unused here
+/*
+ * inode_setxattr(idmap, dentry, name, ...), inode_removexattr(idmap,
+ * dentry, name), inode_setattr(idmap, dentry, attr): the idmap's type
+ * differs between kernels and is not used here.
  */
-static void notrace slim_ft_inode_xattr(unsigned long ip,
-					unsigned long parent_ip,
-					struct ftrace_ops *op,
-					struct ftrace_regs *fregs)
+static int slim_call_inode_xattr(struct ftrace_regs *fregs)
 {
-	int bit, rc;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	rc = slim_inode_setxattr((struct dentry *)slim_ftrace_arg(fregs, 1),
-				 (const char *)slim_ftrace_arg(fregs, 2));
-	slim_ft_deny(fregs, rc);
-	ftrace_test_recursion_unlock(bit);
+	return slim_inode_setxattr((struct dentry *)ARG(1),
+				   (const char *)ARG(2));
 }
 
-/* inode_setattr(idmap, dentry, attr) */
-static void notrace slim_ft_inode_setattr(unsigned long ip,
-					  unsigned long parent_ip,
-					  struct ftrace_ops *op,
-					  struct ftrace_regs *fregs)
+static int slim_call_inode_setattr(struct ftrace_regs *fregs)
 {
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	slim_inode_setattr((struct dentry *)slim_ftrace_arg(fregs, 1));
-	ftrace_test_recursion_unlock(bit);
+	slim_inode_setattr((struct dentry *)ARG(1));
+	return 0;
 }
 
-static void notrace slim_ft_inode_free(unsigned long ip,
-				       unsigned long parent_ip,
-				       struct ftrace_ops *op,
-				       struct ftrace_regs *fregs)
+static int slim_call_inode_free(struct ftrace_regs *fregs)
 {
-	int bit;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	slim_inode_free_security((struct inode *)slim_ftrace_arg(fregs, 0));
-	ftrace_test_recursion_unlock(bit);
+	slim_inode_free_security((struct inode *)ARG(0));
+	return 0;
 }
 
 /* a new mount: its superblock is watched before mount(2) returns */
-static void notrace slim_ft_sb_kern_mount(unsigned long ip,
-					  unsigned long parent_ip,
-					  struct ftrace_ops *op,
-					  struct ftrace_regs *fregs)
+static int slim_call_sb_kern_mount(struct ftrace_regs *fregs)
 {
-	struct super_block *sb;
-	int bit;
+	struct super_block *sb = (struct super_block *)ARG(0);
 
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	sb = (struct super_block *)slim_ftrace_arg(fregs, 0);
 	if (slim_lattice_on() && !slim_watched(sb))
 		slim_watch_sb_later(sb);
-	ftrace_test_recursion_unlock(bit);
+	return 0;
 }
 
+#undef ARG
+
 static struct slim_ftrace_hook slim_hooks[] = {
-	{ .symbol = "security_task_free", .func = slim_ft_task_free },
-	{ .symbol = "security_inode_free", .func = slim_ft_inode_free },
-	{ .symbol = "security_task_alloc", .func = slim_ft_task_alloc,
+	{ .symbol = "security_task_free", .call = slim_call_task_free },
+	{ .symbol = "security_inode_free", .call = slim_call_inode_free },
+	{ .symbol = "security_task_alloc", .call = slim_call_task_alloc,
 	  .can_deny = true },
 	{ .symbol = "security_bprm_committed_creds",
-	  .func = slim_ft_bprm_committed },
-	{ .symbol = "security_sb_kern_mount", .func = slim_ft_sb_kern_mount },
-	{ .symbol = "security_inode_setxattr", .func = slim_ft_inode_xattr,
+	  .call = slim_call_bprm_committed },
+	{ .symbol = "security_sb_kern_mount",
+	  .call = slim_call_sb_kern_mount },
+	{ .symbol = "security_inode_setxattr", .call = slim_call_inode_xattr,
 	  .can_deny = true },
-	{ .symbol = "security_inode_removexattr", .func = slim_ft_inode_xattr,
-	  .can_deny = true },
-	{ .symbol = "security_inode_setattr", .func = slim_ft_inode_setattr },
+	{ .symbol = "security_inode_removexattr",
+	  .call = slim_call_inode_xattr, .can_deny = true },
+	{ .symbol = "security_inode_setattr",
+	  .call = slim_call_inode_setattr },
 	{ .symbol = "security_file_permission",
-	  .func = slim_ft_file_permission, .can_deny = true },
-	{ .symbol = "security_socket_sendmsg", .func = slim_ft_socket_sendmsg,
+	  .call = slim_call_file_permission, .can_deny = true },
+	{ .symbol = "security_socket_sendmsg",
+	  .call = slim_call_socket_sendmsg, .can_deny = true },
+	{ .symbol = "security_socket_recvmsg",
+	  .call = slim_call_socket_recvmsg, .can_deny = true },
+	{ .symbol = "security_bprm_check", .call = slim_call_bprm_check },
+	{ .symbol = "security_mmap_file", .call = slim_call_mmap_file,
 	  .can_deny = true },
-	{ .symbol = "security_socket_recvmsg", .func = slim_ft_socket_recvmsg,
-	  .can_deny = true },
-	{ .symbol = "security_bprm_check", .func = slim_ft_bprm_check },
-	{ .symbol = "security_mmap_file", .func = slim_ft_mmap_file,
-	  .can_deny = true },
-	{ .symbol = "security_file_open", .func = slim_ft_file_open },
+	{ .symbol = "security_file_open", .call = slim_call_file_open },
 };
 
 static int slim_hook_register(struct slim_ftrace_hook *h)
@@ -321,7 +225,7 @@ static int slim_hook_register(struct slim_ftrace_hook *h)
 
 	strscpy((char *)name, h->symbol, sizeof(name));
 	memset(&h->ops, 0, sizeof(h->ops));
-	h->ops.func = h->func;
+	h->ops.func = slim_ft_dispatch;
 	if (h->can_deny)
 		h->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
 	rc = ftrace_set_filter(&h->ops, name, strlen(h->symbol), 1);

@@ -519,26 +519,6 @@ out:
 	return rc;
 }
 
-static void slim_task_drop_all(void)
-{
-	struct slim_task *e;
-	struct hlist_node *tmp;
-	unsigned long flags;
-	HLIST_HEAD(dead);
-	int b;
-
-	spin_lock_irqsave(&slim_task_lock, flags);
-	hash_for_each_safe(slim_task_ht, b, tmp, e, node) {
-		hash_del_rcu(&e->node);
-		hlist_add_head(&e->node, &dead);
-	}
-	atomic_long_set(&slim_counters[SLIM_C_TASKS], 0);
-	spin_unlock_irqrestore(&slim_task_lock, flags);
-	synchronize_rcu();
-	hlist_for_each_entry_safe(e, tmp, &dead, node)
-		kfree(e);
-}
-
 /* ---- per-inode labels ----------------------------------------------------- */
 
 struct slim_inode {
@@ -725,24 +705,30 @@ void slim_inode_forget(const struct inode *inode)
 		kfree_rcu(e, rcu);
 }
 
-static void slim_inode_drop_all(void)
+/*
+ * Empties one of the two tables (after the hooks are detached). Both entry
+ * types start with their hlist_node, so the node is the allocation.
+ */
+static void slim_table_drop(struct hlist_head *ht, unsigned int size,
+			    spinlock_t *lock, atomic_long_t *count)
 {
-	struct slim_inode *e;
-	struct hlist_node *tmp;
+	struct hlist_node *n, *tmp;
 	unsigned long flags;
 	HLIST_HEAD(dead);
-	int b;
+	unsigned int b;
 
-	spin_lock_irqsave(&slim_inode_lock, flags);
-	hash_for_each_safe(slim_inode_ht, b, tmp, e, node) {
-		hash_del_rcu(&e->node);
-		hlist_add_head(&e->node, &dead);
+	spin_lock_irqsave(lock, flags);
+	for (b = 0; b < size; b++) {
+		hlist_for_each_safe(n, tmp, &ht[b]) {
+			hlist_del_rcu(n);
+			hlist_add_head(n, &dead);
+		}
 	}
-	atomic_long_set(&slim_counters[SLIM_C_INODES], 0);
-	spin_unlock_irqrestore(&slim_inode_lock, flags);
+	atomic_long_set(count, 0);
+	spin_unlock_irqrestore(lock, flags);
 	synchronize_rcu();
-	hlist_for_each_entry_safe(e, tmp, &dead, node)
-		kfree(e);
+	hlist_for_each_safe(n, tmp, &dead)
+		kfree(n);
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -764,6 +750,10 @@ int slim_lattice_init(void)
 /* after the hooks are detached: nothing adds entries any more */
 void slim_lattice_exit(void)
 {
-	slim_task_drop_all();
-	slim_inode_drop_all();
+	BUILD_BUG_ON(offsetof(struct slim_task, node) != 0);
+	BUILD_BUG_ON(offsetof(struct slim_inode, node) != 0);
+	slim_table_drop(slim_task_ht, HASH_SIZE(slim_task_ht), &slim_task_lock,
+			&slim_counters[SLIM_C_TASKS]);
+	slim_table_drop(slim_inode_ht, HASH_SIZE(slim_inode_ht),
+			&slim_inode_lock, &slim_counters[SLIM_C_INODES]);
 }

@@ -156,17 +156,32 @@ scn_lattice_mmap_write() {
 		$T openrw $L/sys read $L/untrusted mmapfd
 }
 
+# every rule in permissive mode: what enforce denies is allowed and
+# counted, demotions and secrecy raises still happen
 scn_lattice_permissive() {
 	slimctl mode permissive || { fail "slimctl mode permissive failed"; return 1; }
 	p0=$(counter permissive_would_deny)
+	u0=$(counter denied_write_up)
+	w0=$(counter denied_write_down)
+	s0=$(counter denied_ip_send)
+	rc=0
 	run_t "read OK|level UNTRUSTED PUBLIC|write OK|" \
-		$T read $L/untrusted level write $L/sys
-	rc=$?
+		$T read $L/untrusted level write $L/sys || rc=1
+	[ $rc = 0 ] && { run_t "openw OK|read OK|writefd OK|" \
+		$T openw $L/pub read $L/untrusted writefd || rc=1; }
+	[ $rc = 0 ] && { run_t "read OK|level SYSTEM SYSTEM_SENSITIVE|write OK|udp-send OK|" \
+		$T read $L/secret level write $L/pub udp-send || rc=1; }
+	[ $rc = 0 ] && { run_t "openrw OK|read OK|mmapfd OK|" \
+		$T openrw $L/sys read $L/untrusted mmapfd || rc=1; }
+	[ $rc = 0 ] && { run_t "setlabel OK|" $T setlabel $L/user "USER PUBLIC" || rc=1; }
 	slimctl mode enforce || { fail "slimctl mode enforce failed"; return 1; }
 	[ $rc = 0 ] || return 1
-	# the open and the write would have been denied
-	[ "$(counter permissive_would_deny)" -ge $((p0 + 2)) ] ||
+	# open+write, revoked write, open+write down, send, mmap, label: 8
+	[ "$(counter permissive_would_deny)" -ge $((p0 + 8)) ] ||
 		{ fail "permissive_would_deny $p0 -> $(counter permissive_would_deny)"; return 1; }
+	[ "$(counter denied_write_up)" = "$u0" ] && [ "$(counter denied_write_down)" = "$w0" ] &&
+		[ "$(counter denied_ip_send)" = "$s0" ] ||
+		{ fail "a denial was counted in permissive mode"; return 1; }
 }
 
 scn_lattice_off() {
