@@ -424,11 +424,17 @@ int slim_task_inherit(const struct task_struct *child,
 	return rc;
 }
 
+/* every task's exit comes here: most have no entry, so look before locking */
 void slim_task_forget(const struct task_struct *t)
 {
 	struct slim_task *e;
 	unsigned long flags;
 
+	rcu_read_lock();
+	e = slim_task_find(t);
+	rcu_read_unlock();
+	if (!e)
+		return;
 	spin_lock_irqsave(&slim_task_lock, flags);
 	e = slim_task_find(t);
 	if (e) {
@@ -689,11 +695,17 @@ void slim_inode_stale(const struct inode *inode)
 	rcu_read_unlock();
 }
 
+/* every inode freed anywhere comes here: look before locking */
 void slim_inode_forget(const struct inode *inode)
 {
 	struct slim_inode *e;
 	unsigned long flags;
 
+	rcu_read_lock();
+	e = slim_inode_find(inode);
+	rcu_read_unlock();
+	if (!e)
+		return;
 	spin_lock_irqsave(&slim_inode_lock, flags);
 	e = slim_inode_find(inode);
 	if (e) {
