@@ -37,10 +37,12 @@ struct slim_sbmark {
 	struct list_head list;		/* slim_sbmarks */
 	const struct super_block *sb;
 	bool listed;			/* on the list: holds a mark reference */
+	struct rcu_head rcu;
 };
 
 static struct fsnotify_group *slim_group;
 static LIST_HEAD(slim_sbmarks);
+/* writers take the lock; slim_watched() (every open) reads under RCU */
 static DEFINE_SPINLOCK(slim_sbmark_lock);
 static DEFINE_MUTEX(slim_watch_mutex);
 
@@ -66,19 +68,18 @@ bool slim_watchable(const struct super_block *sb)
 bool slim_watched(const struct super_block *sb)
 {
 	struct slim_sbmark *m;
-	unsigned long flags;
 	bool found = false;
 
 	if (!slim_watchable(sb))
 		return true;
-	spin_lock_irqsave(&slim_sbmark_lock, flags);
-	list_for_each_entry(m, &slim_sbmarks, list) {
+	rcu_read_lock();
+	list_for_each_entry_rcu(m, &slim_sbmarks, list) {
 		if (m->sb == sb) {
 			found = true;
 			break;
 		}
 	}
-	spin_unlock_irqrestore(&slim_sbmark_lock, flags);
+	rcu_read_unlock();
 	return found;
 }
 
@@ -109,7 +110,7 @@ static void slim_fsn_freeing_mark(struct fsnotify_mark *mark,
 
 	spin_lock_irqsave(&slim_sbmark_lock, flags);
 	if (m->listed) {
-		list_del(&m->list);
+		list_del_rcu(&m->list);
 		m->listed = false;
 		put = true;
 	}
@@ -120,7 +121,9 @@ static void slim_fsn_freeing_mark(struct fsnotify_mark *mark,
 
 static void slim_fsn_free_mark(struct fsnotify_mark *mark)
 {
-	kfree(container_of(mark, struct slim_sbmark, mark));
+	struct slim_sbmark *m = container_of(mark, struct slim_sbmark, mark);
+
+	kfree_rcu(m, rcu);
 }
 
 static const struct fsnotify_ops slim_fsn_ops = {
@@ -151,7 +154,7 @@ static int slim_watch_sb(struct super_block *sb)
 	m->sb = sb;
 	/* listed first, so that a racing unmount finds and unlists it */
 	spin_lock_irqsave(&slim_sbmark_lock, flags);
-	list_add(&m->list, &slim_sbmarks);
+	list_add_rcu(&m->list, &slim_sbmarks);
 	m->listed = true;
 	spin_unlock_irqrestore(&slim_sbmark_lock, flags);
 	rc = slim_fsnotify_add_sb_mark(&m->mark, sb);
@@ -264,7 +267,7 @@ static void slim_unwatch_all(void)
 		m = list_first_entry_or_null(&slim_sbmarks, struct slim_sbmark,
 					     list);
 		if (m) {
-			list_del(&m->list);
+			list_del_rcu(&m->list);
 			m->listed = false;
 		}
 		spin_unlock_irqrestore(&slim_sbmark_lock, flags);

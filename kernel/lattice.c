@@ -319,18 +319,112 @@ int slim_deny(enum slim_denial rule, const struct path *path,
 		-EACCES;
 }
 
+/* ---- the two state tables ------------------------------------------------ */
+
+/*
+ * What the task and inode tables share: entries keyed by the address of
+ * their object, found under RCU, added and removed under the table's lock,
+ * freed after a grace period. Each entry type starts with a slim_key.
+ */
+struct slim_key {
+	struct hlist_node node;
+	struct rcu_head rcu;
+	const void *obj;
+};
+
+struct slim_table {
+	struct hlist_head *ht;
+	unsigned int bits;
+	spinlock_t lock;
+	enum slim_counter count;	/* live entries */
+};
+
+static struct hlist_head *slim_bucket(struct slim_table *t, const void *obj)
+{
+	return &t->ht[hash_min((unsigned long)obj, t->bits)];
+}
+
+/* caller holds rcu_read_lock() or t->lock */
+static struct slim_key *slim_table_find(struct slim_table *t, const void *obj)
+{
+	struct slim_key *k;
+
+	hlist_for_each_entry_rcu(k, slim_bucket(t, obj), node,
+				 lockdep_is_held(&t->lock))
+		if (k->obj == obj)
+			return k;
+	return NULL;
+}
+
+/* caller holds t->lock and found no entry for n->obj */
+static void slim_table_add(struct slim_table *t, struct slim_key *n)
+{
+	hlist_add_head_rcu(&n->node, slim_bucket(t, n->obj));
+	slim_count(t->count);
+}
+
+/*
+ * The object is being freed. Every task exit and every inode freed in the
+ * system comes here and most have no entry: look before locking (nothing
+ * adds an entry for an object that is being freed).
+ */
+static void slim_table_forget(struct slim_table *t, const void *obj)
+{
+	struct slim_key *k;
+	unsigned long flags;
+
+	rcu_read_lock();
+	k = slim_table_find(t, obj);
+	rcu_read_unlock();
+	if (!k)
+		return;
+	spin_lock_irqsave(&t->lock, flags);
+	k = slim_table_find(t, obj);
+	if (k) {
+		hlist_del_rcu(&k->node);
+		atomic_long_dec(&slim_counters[t->count]);
+	}
+	spin_unlock_irqrestore(&t->lock, flags);
+	if (k)
+		kfree_rcu(k, rcu);
+}
+
+/* empties the table (after the hooks are detached) */
+static void slim_table_drop(struct slim_table *t)
+{
+	struct hlist_node *tmp;
+	struct slim_key *k;
+	unsigned long flags;
+	HLIST_HEAD(dead);
+	unsigned int b;
+
+	spin_lock_irqsave(&t->lock, flags);
+	for (b = 0; b < (1u << t->bits); b++) {
+		hlist_for_each_entry_safe(k, tmp, &t->ht[b], node) {
+			hlist_del_rcu(&k->node);
+			hlist_add_head(&k->node, &dead);
+		}
+	}
+	atomic_long_set(&slim_counters[t->count], 0);
+	spin_unlock_irqrestore(&t->lock, flags);
+	synchronize_rcu();
+	hlist_for_each_entry_safe(k, tmp, &dead, node)
+		kfree(k);
+}
+
 /* ---- per-task levels ------------------------------------------------------ */
 
 struct slim_task {
-	struct hlist_node node;
-	struct rcu_head rcu;
-	const struct task_struct *task;
+	struct slim_key key;	/* first: the allocation */
 	atomic_t lv;		/* struct slim_level, packed */
 };
 
 #define SLIM_TASK_BITS 10
 static DEFINE_HASHTABLE(slim_task_ht, SLIM_TASK_BITS);
-static DEFINE_SPINLOCK(slim_task_lock);
+static struct slim_table slim_tasks = {
+	.ht = slim_task_ht, .bits = SLIM_TASK_BITS,
+	.lock = __SPIN_LOCK_UNLOCKED(slim_tasks.lock), .count = SLIM_C_TASKS,
+};
 
 static u32 slim_pack(const struct slim_level *l)
 {
@@ -352,15 +446,12 @@ static bool slim_level_eq(const struct slim_level *a,
 	return slim_pack(a) == slim_pack(b);
 }
 
-/* caller holds rcu_read_lock() or slim_task_lock */
+/* caller holds rcu_read_lock() or the table's lock */
 static struct slim_task *slim_task_find(const struct task_struct *t)
 {
-	struct slim_task *e;
+	struct slim_key *k = slim_table_find(&slim_tasks, t);
 
-	hash_for_each_possible_rcu(slim_task_ht, e, node, (unsigned long)t)
-		if (e->task == t)
-			return e;
-	return NULL;
+	return k ? container_of(k, struct slim_task, key) : NULL;
 }
 
 struct slim_level slim_task_level(const struct task_struct *t)
@@ -393,17 +484,16 @@ static struct slim_task *slim_task_get(const struct task_struct *t,
 	n = kmalloc(sizeof(*n), gfp);
 	if (!n)
 		return NULL;
-	n->task = t;
+	n->key.obj = t;
 	atomic_set(&n->lv, slim_pack(init));
-	spin_lock_irqsave(&slim_task_lock, flags);
+	spin_lock_irqsave(&slim_tasks.lock, flags);
 	e = slim_task_find(t);
 	if (!e) {
-		hash_add_rcu(slim_task_ht, &n->node, (unsigned long)t);
-		slim_count(SLIM_C_TASKS);
+		slim_table_add(&slim_tasks, &n->key);
 		e = n;
 		n = NULL;
 	}
-	spin_unlock_irqrestore(&slim_task_lock, flags);
+	spin_unlock_irqrestore(&slim_tasks.lock, flags);
 	kfree(n);
 	return e;
 }
@@ -424,26 +514,9 @@ int slim_task_inherit(const struct task_struct *child,
 	return rc;
 }
 
-/* every task's exit comes here: most have no entry, so look before locking */
 void slim_task_forget(const struct task_struct *t)
 {
-	struct slim_task *e;
-	unsigned long flags;
-
-	rcu_read_lock();
-	e = slim_task_find(t);
-	rcu_read_unlock();
-	if (!e)
-		return;
-	spin_lock_irqsave(&slim_task_lock, flags);
-	e = slim_task_find(t);
-	if (e) {
-		hash_del_rcu(&e->node);
-		atomic_long_dec(&slim_counters[SLIM_C_TASKS]);
-	}
-	spin_unlock_irqrestore(&slim_task_lock, flags);
-	if (e)
-		kfree_rcu(e, rcu);
+	slim_table_forget(&slim_tasks, t);
 }
 
 /*
@@ -528,9 +601,7 @@ out:
 /* ---- per-inode labels ----------------------------------------------------- */
 
 struct slim_inode {
-	struct hlist_node node;
-	struct rcu_head rcu;
-	const struct inode *inode;
+	struct slim_key key;	/* first: the allocation */
 	struct slim_level lv;
 	u8 source;		/* enum slim_label_source */
 	bool stale;		/* security.slim changed: read it again */
@@ -547,17 +618,16 @@ void slim_inode_stale_all(void)
 
 #define SLIM_INODE_BITS 12
 static DEFINE_HASHTABLE(slim_inode_ht, SLIM_INODE_BITS);
-static DEFINE_SPINLOCK(slim_inode_lock);
+static struct slim_table slim_inodes = {
+	.ht = slim_inode_ht, .bits = SLIM_INODE_BITS,
+	.lock = __SPIN_LOCK_UNLOCKED(slim_inodes.lock), .count = SLIM_C_INODES,
+};
 
 static struct slim_inode *slim_inode_find(const struct inode *inode)
 {
-	struct slim_inode *e;
+	struct slim_key *k = slim_table_find(&slim_inodes, inode);
 
-	hash_for_each_possible_rcu(slim_inode_ht, e, node,
-				   (unsigned long)inode)
-		if (e->inode == inode)
-			return e;
-	return NULL;
+	return k ? container_of(k, struct slim_inode, key) : NULL;
 }
 
 /* Atomic context: the cached label, else the default label. */
@@ -585,7 +655,7 @@ void slim_inode_set(const struct inode *inode, const struct slim_level *l,
 	unsigned long flags;
 
 	n = kmalloc(sizeof(*n), gfp);
-	spin_lock_irqsave(&slim_inode_lock, flags);
+	spin_lock_irqsave(&slim_inodes.lock, flags);
 	e = slim_inode_find(inode);
 	if (e) {
 		/* readers see either the old or the new label */
@@ -594,16 +664,15 @@ void slim_inode_set(const struct inode *inode, const struct slim_level *l,
 		e->epoch = atomic_read(&slim_label_epoch);
 		WRITE_ONCE(e->stale, false);
 	} else if (n) {
-		n->inode = inode;
+		n->key.obj = inode;
 		n->lv = *l;
 		n->source = src;
 		n->stale = false;
 		n->epoch = atomic_read(&slim_label_epoch);
-		hash_add_rcu(slim_inode_ht, &n->node, (unsigned long)inode);
-		slim_count(SLIM_C_INODES);
+		slim_table_add(&slim_inodes, &n->key);
 		n = NULL;
 	}
-	spin_unlock_irqrestore(&slim_inode_lock, flags);
+	spin_unlock_irqrestore(&slim_inodes.lock, flags);
 	kfree(n);
 }
 
@@ -695,52 +764,9 @@ void slim_inode_stale(const struct inode *inode)
 	rcu_read_unlock();
 }
 
-/* every inode freed anywhere comes here: look before locking */
 void slim_inode_forget(const struct inode *inode)
 {
-	struct slim_inode *e;
-	unsigned long flags;
-
-	rcu_read_lock();
-	e = slim_inode_find(inode);
-	rcu_read_unlock();
-	if (!e)
-		return;
-	spin_lock_irqsave(&slim_inode_lock, flags);
-	e = slim_inode_find(inode);
-	if (e) {
-		hash_del_rcu(&e->node);
-		atomic_long_dec(&slim_counters[SLIM_C_INODES]);
-	}
-	spin_unlock_irqrestore(&slim_inode_lock, flags);
-	if (e)
-		kfree_rcu(e, rcu);
-}
-
-/*
- * Empties one of the two tables (after the hooks are detached). Both entry
- * types start with their hlist_node, so the node is the allocation.
- */
-static void slim_table_drop(struct hlist_head *ht, unsigned int size,
-			    spinlock_t *lock, atomic_long_t *count)
-{
-	struct hlist_node *n, *tmp;
-	unsigned long flags;
-	HLIST_HEAD(dead);
-	unsigned int b;
-
-	spin_lock_irqsave(lock, flags);
-	for (b = 0; b < size; b++) {
-		hlist_for_each_safe(n, tmp, &ht[b]) {
-			hlist_del_rcu(n);
-			hlist_add_head(n, &dead);
-		}
-	}
-	atomic_long_set(count, 0);
-	spin_unlock_irqrestore(lock, flags);
-	synchronize_rcu();
-	hlist_for_each_safe(n, tmp, &dead)
-		kfree(n);
+	slim_table_forget(&slim_inodes, inode);
 }
 
 /* ---- setup ---------------------------------------------------------------- */
@@ -762,10 +788,8 @@ int slim_lattice_init(void)
 /* after the hooks are detached: nothing adds entries any more */
 void slim_lattice_exit(void)
 {
-	BUILD_BUG_ON(offsetof(struct slim_task, node) != 0);
-	BUILD_BUG_ON(offsetof(struct slim_inode, node) != 0);
-	slim_table_drop(slim_task_ht, HASH_SIZE(slim_task_ht), &slim_task_lock,
-			&slim_counters[SLIM_C_TASKS]);
-	slim_table_drop(slim_inode_ht, HASH_SIZE(slim_inode_ht),
-			&slim_inode_lock, &slim_counters[SLIM_C_INODES]);
+	BUILD_BUG_ON(offsetof(struct slim_task, key) != 0);
+	BUILD_BUG_ON(offsetof(struct slim_inode, key) != 0);
+	slim_table_drop(&slim_tasks);
+	slim_table_drop(&slim_inodes);
 }

@@ -149,44 +149,9 @@ static int slim_tasks_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static int slim_status_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, slim_status_show, NULL);
-}
-
-static int slim_counters_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, slim_counters_show, NULL);
-}
-
-static int slim_tasks_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, slim_tasks_show, NULL);
-}
-
-static const struct file_operations slim_status_fops = {
-	.owner = THIS_MODULE,
-	.open = slim_status_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-static const struct file_operations slim_counters_fops = {
-	.owner = THIS_MODULE,
-	.open = slim_counters_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
-
-static const struct file_operations slim_tasks_fops = {
-	.owner = THIS_MODULE,
-	.open = slim_tasks_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = single_release,
-};
+DEFINE_SHOW_ATTRIBUTE(slim_status);
+DEFINE_SHOW_ATTRIBUTE(slim_counters);
+DEFINE_SHOW_ATTRIBUTE(slim_tasks);
 
 /* ---- relabel, watch --------------------------------------------------------- */
 

@@ -86,29 +86,40 @@ void slc_evm_input_free(struct slc_evm_input *in)
 	}
 }
 
-/* the fs UUID of st_dev from the module's status ("watched T ID M:N UUID") */
-static int slc_uuid_from_status(dev_t dev, uint8_t uuid[16])
+/*
+ * The fs UUID of st_dev from the module's status text (its lines
+ * "watched TYPE ID MAJOR:MINOR UUID").
+ */
+static int slc_uuid_from_status(const char *status, dev_t dev, uint8_t uuid[16])
 {
-	char *status = NULL, *line, *save = NULL;
 	char want[32];
-	int rc = ATT_E_NOT_FOUND;
 
-	if (slc_read_secfs("status", &status) != ATT_OK)
-		return ATT_E_IO;
 	snprintf(want, sizeof(want), "%u:%u", major(dev), minor(dev));
-	for (line = strtok_r(status, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	for (const char *line = status; line && *line;) {
 		char type[64], id[64], devs[32], u[64];
+		const char *nl = strchr(line, '\n');
 
 		if (sscanf(line, "watched %63s %63s %31s %63s", type, id, devs,
-			   u) != 4 ||
-		    strcmp(devs, want))
-			continue;
-		rc = slc_parse_uuid(u, uuid);
-		break;
+			   u) == 4 &&
+		    !strcmp(devs, want))
+			return slc_parse_uuid(u, uuid);
+		line = nl ? nl + 1 : NULL;
 	}
-	free(status);
-	return rc;
+	return ATT_E_NOT_FOUND;
+}
+
+/* a decimal or 0x number no larger than max */
+static int slc_parse_num(const char *s, unsigned long long max, long long *out)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s || *end || *s == '-' || v > max)
+		return ATT_E_FORMAT;
+	*out = (long long)v;
+	return ATT_OK;
 }
 
 int slc_parse_uuid(const char *s, uint8_t uuid[16])
@@ -224,6 +235,8 @@ int slc_cmd_evm_hmac(int argc, char **argv)
 	uint8_t key[SLC_EVM_KEY_LEN];
 	long long gen = -1, ino = -1;
 	int write_it = 0, bad = 0, first = 0;
+	uint8_t uuid_opt[16];
+	char *status = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--key-file") && i + 1 < argc) {
@@ -231,20 +244,14 @@ int slc_cmd_evm_hmac(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--uuid") && i + 1 < argc) {
 			uuid_s = argv[++i];
 		} else if (!strcmp(argv[i], "--generation") && i + 1 < argc) {
-			char *end;
-
-			errno = 0;
-			gen = strtoll(argv[++i], &end, 0);
-			if (errno || *end || gen < 0 || gen > UINT32_MAX) {
+			if (slc_parse_num(argv[++i], UINT32_MAX, &gen) !=
+			    ATT_OK) {
 				slc_evm_hmac_usage(stderr);
 				return 2;
 			}
 		} else if (!strcmp(argv[i], "--ino") && i + 1 < argc) {
-			char *end;
-
-			errno = 0;
-			ino = strtoll(argv[++i], &end, 0);
-			if (errno || *end || ino < 0) {
+			if (slc_parse_num(argv[++i], INT64_MAX, &ino) !=
+			    ATT_OK) {
 				slc_evm_hmac_usage(stderr);
 				return 2;
 			}
@@ -268,6 +275,10 @@ int slc_cmd_evm_hmac(int argc, char **argv)
 		slc_evm_hmac_usage(stderr);
 		return 2;
 	}
+	if (uuid_s && slc_parse_uuid(uuid_s, uuid_opt) != ATT_OK) {
+		fprintf(stderr, "slimctl: bad --uuid '%s'\n", uuid_s);
+		return 2;
+	}
 	if (slc_read_key_file(keyfile, key) != ATT_OK)
 		return 1;
 	for (int i = first; i < argc; i++) {
@@ -281,15 +292,14 @@ int slc_cmd_evm_hmac(int argc, char **argv)
 			bad = 1;
 			continue;
 		}
+		/* the module's status is read once, for the first file */
+		if (!uuid_s && !status &&
+		    slc_read_secfs("status", &status) != ATT_OK)
+			status = NULL;
 		if (uuid_s) {
-			if (slc_parse_uuid(uuid_s, in.uuid) != ATT_OK) {
-				fprintf(stderr, "slimctl: bad --uuid '%s'\n",
-					uuid_s);
-				slc_evm_input_free(&in);
-				OPENSSL_cleanse(key, sizeof(key));
-				return 2;
-			}
-		} else if (slc_uuid_from_status(in.dev, in.uuid) != ATT_OK) {
+			memcpy(in.uuid, uuid_opt, sizeof(in.uuid));
+		} else if (!status || slc_uuid_from_status(status, in.dev,
+							   in.uuid) != ATT_OK) {
 			fprintf(stderr,
 				"slimctl: %s: file system UUID unknown (no "
 				"watched superblock %u:%u in the module's "
@@ -359,5 +369,6 @@ int slc_cmd_evm_hmac(int argc, char **argv)
 			bad = 1;
 	}
 	OPENSSL_cleanse(key, sizeof(key));
+	free(status);
 	return bad;
 }

@@ -52,3 +52,17 @@ dump() {
 		echo "@@END $1"
 	} >/dev/ttyS1
 }
+
+# unloaded_quietly: after the unload/reload scenarios, the module is gone
+# and the kernel logged no complaint
+unloaded_quietly() {
+	if dmesg | grep -E -q "BUG:|Oops|WARNING:|general protection"; then
+		fail "kernel complained: $(dmesg | grep -E 'BUG:|Oops|WARNING:' | head -n 3)"
+		return 1
+	fi
+	if grep -q '^slim ' /proc/modules; then
+		fail "module still loaded"
+		return 1
+	fi
+	return 0
+}
