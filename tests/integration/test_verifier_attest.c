@@ -44,21 +44,11 @@
 #include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
+#include "vhost/vhost.h"
 
-#define AK_HANDLE 0x81010010u
+#define AK_HANDLE VH_AK_HANDLE
 
-struct fx {
-	char dir[64];
-	char db[128];
-	struct att_vproc *vp;
-	struct att_swtpm *sw;
-	struct agent_tpm *tpm;
-	struct att_pg *pg;  /* the PostgreSQL run; NULL: SQLite */
-	struct att_buf log; /* the host's IMA list, as the kernel has it */
-	uint64_t nentries;
-};
-
-static struct fx F;
+static struct vh_host F;
 
 /* Verifier flags: EK CAs and the webhook receiver below. */
 static char hook_url[64], hook_ca[128];
@@ -186,356 +176,33 @@ static int hook_wait(const char *what)
 
 /* ---- HTTP helpers ---- */
 
+/* ---- the host (tests/lib/vhost.c) ---- */
+
 static int req(const char *who, const char *method, const char *path,
 	       const char *body, struct json_object **js)
 {
-	struct att_vh_resp r;
-	int st;
-
-	assert_int_equal(att_vh_request(att_vproc_port(F.vp), F.dir, who,
-					method, path, body,
-					body ? strlen(body) : 0, &r),
-			 0);
-	st = r.status;
-	/* Every answer, and every accepted body, matches its schema. */
-	if (strcmp(path, "/metrics"))
-		assert_int_equal(
-			att_vh_check_exchange(method, path, body, st, r.body),
-			0);
-	*js = json_tokener_parse(r.body);
-	if (!*js)
-		fprintf(stderr, "not JSON (%d): %s\n", st, r.body);
-	assert_non_null(*js);
-	att_vh_resp_release(&r);
-	return st;
+	return vh_req(&F, who, method, path, body, js);
 }
 
-static struct json_object *jget(struct json_object *o, const char *k)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(o, k, &v))
-		fail_msg("no '%s' in %s", k, json_object_to_json_string(o));
-	return v;
-}
-
-static const char *jstr(struct json_object *o, const char *k)
-{
-	return json_object_get_string(jget(o, k));
-}
-
-static int64_t jint(struct json_object *o, const char *k)
-{
-	return json_object_get_int64(jget(o, k));
-}
-
-static char *b64(const void *p, size_t n)
-{
-	char *s = malloc(att_b64_enclen(n) + 1);
-
-	assert_non_null(s);
-	att_b64_encode(p, n, s);
-	return s;
-}
-
-/* ---- the host: IMA list + PCR 10 ---- */
-
-static void extend_td(const struct att_buf *td)
-{
-	uint8_t d1[20], d256[32];
-
-	ib_hash("sha1", td->data, td->len, d1);
-	ib_hash("sha256", td->data, td->len, d256);
-	assert_int_equal(agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA1, d1), 0);
-	assert_int_equal(agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d256),
-			 0);
-}
-
-/* Measures a file: appends its ima-ng record and extends PCR 10. */
 static void measure(const char *path, const char *content)
 {
-	struct att_buf td;
-	uint8_t d[32];
-
-	att_buf_init(&td, 0);
-	ib_hash("sha256", content, strlen(content), d);
-	ib_dng(&td, "sha256", d, 32);
-	ib_nng(&td, path);
-	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
-	extend_td(&td);
-	att_buf_release(&td);
-	F.nentries++;
+	vh_measure(&F, path, content);
 }
 
-/* A new boot: the list restarts with boot_aggregate over PCRs 0-9. */
-static void boot(void)
+static int attest(struct vh_round *rd, struct json_object **result)
 {
-	struct att_pcr_sel sel;
-	struct att_pcrs pcrs;
-	struct att_buf td;
-	uint8_t agg[32];
-
-	att_buf_release(&F.log);
-	att_buf_init(&F.log, 0);
-	F.nentries = 0;
-	memset(&sel, 0, sizeof(sel));
-	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
-	att_pcrs_clear(&pcrs);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pcrs), 0);
-	assert_int_equal(att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, agg), 0);
-	att_buf_init(&td, 0);
-	ib_dng(&td, "sha256", agg, 32);
-	ib_nng(&td, "boot_aggregate");
-	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
-	extend_td(&td);
-	att_buf_release(&td);
-	F.nentries++;
-}
-
-/* Byte offset of entry i in F.log. */
-static size_t entry_offset(uint64_t idx)
-{
-	size_t off = 0;
-	uint64_t i;
-	uint32_t nl, dl;
-
-	for (i = 0; i < idx; i++) {
-		off += 4 + 20;
-		memcpy(&nl, F.log.data + off, 4);
-		off += 4 + nl;
-		memcpy(&dl, F.log.data + off, 4);
-		off += 4 + dl;
-	}
-	return off;
-}
-
-/* ---- enrollment (as in test_verifier_enroll.c) ---- */
-
-static char *make_csr(const char *id)
-{
-	char path[256], *pem;
-	EVP_PKEY *k = EVP_EC_gen("P-256");
-	X509_REQ *r = X509_REQ_new();
-	BIO *b = BIO_new(BIO_s_mem());
-	BUF_MEM *bm;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s.key", F.dir, id);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	assert_int_equal(PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL),
-			 1);
-	fclose(f);
-	X509_REQ_set_pubkey(r, k);
-	assert_true(X509_REQ_sign(r, k, EVP_sha256()) > 0);
-	assert_int_equal(PEM_write_bio_X509_REQ(b, r), 1);
-	BIO_get_mem_ptr(b, &bm);
-	pem = strndup(bm->data, bm->length);
-	BIO_free(b);
-	X509_REQ_free(r);
-	EVP_PKEY_free(k);
-	return pem;
-}
-
-/* Enrolls id with the EK and AK of tpm. */
-static void enroll(struct agent_tpm *tpm, const char *id)
-{
-	struct att_buf ek, cert, ak;
-	struct json_object *js, *o;
-	struct att_cred cred;
-	uint8_t secret[64];
-	size_t slen, n;
-	char *e, *c, *a, *csr, body[8192], path[256], sb[128];
-	const char *s;
-	FILE *f;
-
-	att_buf_init(&ek, 0);
-	att_buf_init(&cert, 0);
-	att_buf_init(&ak, 0);
-	assert_int_equal(agent_tpm_ek_public(tpm, AGENT_KEY_RSA, &ek), 0);
-	assert_int_equal(agent_tpm_ek_cert(tpm, AGENT_KEY_RSA, &cert), 0);
-	assert_int_equal(agent_tpm_ak_public(tpm, &ak), 0);
-	assert_int_equal(
-		req("admin", "POST", "/v1/enrollment/tokens", "{}", &js), 201);
-	e = b64(ek.data, ek.len);
-	c = b64(cert.data, cert.len);
-	a = b64(ak.data, ak.len);
-	snprintf(body, sizeof(body),
-		 "{\"agent_id\":\"%s\",\"token\":\"%s\",\"ek_public\":\"%s\","
-		 "\"ek_cert\":\"%s\",\"ak_public\":\"%s\"}",
-		 id, jstr(js, "token"), e, c, a);
-	json_object_put(js);
-	free(e);
-	free(c);
-	free(a);
-	assert_int_equal(req(NULL, "POST", "/v1/enroll", body, &js), 200);
-	memset(&cred, 0, sizeof(cred));
-	s = jstr(js, "credential_blob");
-	assert_int_equal(att_b64_decode(s, strlen(s), cred.blob.credential,
-					sizeof(cred.blob.credential), &n),
-			 0);
-	cred.blob.size = (uint16_t)n;
-	s = jstr(js, "encrypted_secret");
-	assert_int_equal(att_b64_decode(s, strlen(s), cred.secret.secret,
-					sizeof(cred.secret.secret), &n),
-			 0);
-	cred.secret.size = (uint16_t)n;
-	json_object_put(js);
-	assert_int_equal(agent_tpm_activate(tpm, AGENT_KEY_RSA, &cred, secret,
-					    sizeof(secret), &slen),
-			 0);
-	csr = make_csr(id);
-	att_b64_encode(secret, slen, sb);
-	o = json_object_new_object();
-	json_object_object_add(o, "agent_id", json_object_new_string(id));
-	json_object_object_add(o, "secret", json_object_new_string(sb));
-	json_object_object_add(o, "csr", json_object_new_string(csr));
-	free(csr);
-	assert_int_equal(req(NULL, "POST", "/v1/enroll/activate",
-			     json_object_to_json_string(o), &js),
-			 200);
-	json_object_put(o);
-	snprintf(path, sizeof(path), "%s/%s.pem", F.dir, id);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(jstr(js, "certificate"), f);
-	fclose(f);
-	json_object_put(js);
-	att_buf_release(&ek);
-	att_buf_release(&cert);
-	att_buf_release(&ak);
-}
-
-/* ---- one attestation round ---- */
-
-struct round {
-	const char *who;   /* certificate used (default the agent) */
-	const char *id;	   /* agent_id in the bodies */
-	const char *ev_id; /* agent_id in the evidence (default id) */
-	const char *nonce; /* use this nonce instead of the challenge's */
-	void (*after_quote)(void); /* the host measures more meanwhile */
-	int64_t start;		   /* -1: the challenge's next_entry */
-	int64_t upto;		   /* entries to send, -1: all */
-	size_t tamper_at;	   /* flip a byte at this offset of the chunk */
-	struct att_vproc *vp;	   /* another verifier for the evidence */
-	const struct att_buf *uefi; /* a UEFI event log to send */
-	char *body_out;		    /* receives the evidence body when set */
-	char nonce_out[80];
-};
-
-static int attest(struct round *rd, struct json_object **result)
-{
-	struct att_vproc *keep = F.vp;
-	struct json_object *js, *o, *pcrs, *bank, *logs, *log;
-	struct att_buf attest_b, sig;
-	struct att_pcr_sel sel;
-	struct att_pcrs pv;
-	uint8_t nonce[32];
-	size_t n, off, end;
-	int64_t start;
-	char body[128], hex[65], key[4], *q, *s, *chunk;
-	const char *who = rd->who ? rd->who : rd->id;
-	const char *nonce_hex;
-	unsigned int i;
-	int st;
-
-	snprintf(body, sizeof(body), "{\"agent_id\":\"%s\"}", rd->id);
-	assert_int_equal(
-		req(who, "POST", "/v1/attestation/challenge", body, &js), 201);
-	snprintf(rd->nonce_out, sizeof(rd->nonce_out), "%s",
-		 rd->nonce ? rd->nonce : jstr(js, "nonce"));
-	nonce_hex = rd->nonce_out;
-	assert_int_equal(att_hex_decode(nonce_hex, strlen(nonce_hex), nonce,
-					sizeof(nonce), &n),
-			 0);
-	logs = jget(js, "logs");
-	start = rd->start >= 0 ? rd->start
-			       : jint(json_object_array_get_idx(logs, 0),
-				      "next_entry");
-	json_object_put(js);
-
-	/* Quote, then read the logs: the order the agent uses. */
-	memset(&sel, 0, sizeof(sel));
-	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x7ff);
-	att_buf_init(&attest_b, 0);
-	att_buf_init(&sig, 0);
-	assert_int_equal(
-		agent_tpm_quote(F.tpm, nonce, n, &sel, &attest_b, &sig), 0);
-	att_pcrs_clear(&pv);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pv), 0);
-	if (rd->after_quote)
-		rd->after_quote();
-
-	o = json_object_new_object();
-	json_object_object_add(
-		o, "agent_id",
-		json_object_new_string(rd->ev_id ? rd->ev_id : rd->id));
-	json_object_object_add(o, "nonce", json_object_new_string(nonce_hex));
-	q = b64(attest_b.data, attest_b.len);
-	s = b64(sig.data, sig.len);
-	json_object_object_add(o, "quote", json_object_new_string(q));
-	json_object_object_add(o, "signature", json_object_new_string(s));
-	free(q);
-	free(s);
-	pcrs = json_object_new_object();
-	bank = json_object_new_object();
-	for (i = 0; i <= 10; i++) {
-		att_hex_encode(att_pcrs_get(&pv, ATT_HASH_SHA256, i), 32, hex);
-		snprintf(key, sizeof(key), "%u", i);
-		json_object_object_add(bank, key, json_object_new_string(hex));
-	}
-	json_object_object_add(pcrs, "sha256", bank);
-	json_object_object_add(o, "pcrs", pcrs);
-	off = entry_offset((uint64_t)start);
-	end = rd->upto >= 0 ? entry_offset((uint64_t)rd->upto) : F.log.len;
-	chunk = NULL;
-	if (end > off) {
-		uint8_t *cp = malloc(end - off);
-
-		memcpy(cp, F.log.data + off, end - off);
-		if (rd->tamper_at)
-			cp[rd->tamper_at] ^= 0x01;
-		chunk = b64(cp, end - off);
-		free(cp);
-	}
-	logs = json_object_new_array();
-	log = json_object_new_object();
-	json_object_object_add(log, "name", json_object_new_string("ima"));
-	json_object_object_add(log, "start", json_object_new_int64(start));
-	json_object_object_add(log, "entries",
-			       json_object_new_string(chunk ? chunk : ""));
-	free(chunk);
-	json_object_array_add(logs, log);
-	json_object_object_add(o, "logs", logs);
-	if (rd->uefi) {
-		chunk = b64(rd->uefi->data, rd->uefi->len);
-		json_object_object_add(o, "uefi_log",
-				       json_object_new_string(chunk));
-		free(chunk);
-	}
-	if (rd->vp)
-		F.vp = rd->vp;
-	st = req(who, "POST", "/v1/attestation/evidence",
-		 json_object_to_json_string(o), result);
-	F.vp = keep;
-	if (rd->body_out)
-		free(rd->body_out);
-	rd->body_out = strdup(json_object_to_json_string(o));
-	json_object_put(o);
-	att_buf_release(&attest_b);
-	att_buf_release(&sig);
-	return st;
+	return vh_attest(&F, rd, result);
 }
 
 /* A round as host-1 that must answer 200 with `state`. */
 static struct json_object *round_ok(const char *state)
 {
-	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 	struct json_object *res;
 
 	assert_int_equal(attest(&rd, &res), 200);
 	free(rd.body_out);
-	if (strcmp(jstr(res, "state"), state))
+	if (strcmp(vh_jstr(res, "state"), state))
 		fail_msg("expected %s: %s", state,
 			 json_object_to_json_string(res));
 	return res;
@@ -543,7 +210,7 @@ static struct json_object *round_ok(const char *state)
 
 static struct json_object *log0(struct json_object *res)
 {
-	return json_object_array_get_idx(jget(res, "logs"), 0);
+	return json_object_array_get_idx(vh_jget(res, "logs"), 0);
 }
 
 /* ---- fixture ---- */
@@ -620,7 +287,7 @@ static int setup(int use_pg)
 		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
 		return -1;
 	}
-	enroll(F.tpm, "host-1");
+	vh_enroll(&F, F.tpm, "host-1");
 	/*
 	 * host-2 is another machine (one TPM, one identity); its rounds in
 	 * these tests are all refused before any quote is checked.
@@ -636,7 +303,7 @@ static int setup(int use_pg)
 			fprintf(stderr, "FATAL: no second swtpm\n");
 			return -1;
 		}
-		enroll(tpm2, "host-2");
+		vh_enroll(&F, tpm2, "host-2");
 		agent_tpm_free(tpm2);
 		att_swtpm_free(sw2);
 	}
@@ -649,7 +316,7 @@ static int setup(int use_pg)
 			     "{\"name\":\"base\"}", &js),
 			 200);
 	json_object_put(js);
-	boot();
+	vh_boot(&F);
 	return 0;
 }
 
@@ -684,8 +351,8 @@ static void test_trusted(void **state)
 	(void)state;
 	measure("/usr/bin/a", "A");
 	res = round_ok("trusted");
-	assert_int_equal(jint(log0(res), "verified"), 2);
-	assert_int_equal(jint(log0(res), "unverified"), 0);
+	assert_int_equal(vh_jint(log0(res), "verified"), 2);
+	assert_int_equal(vh_jint(log0(res), "unverified"), 0);
 	json_object_put(res);
 	/* The webhook: refused once (503), delivered on a retry. */
 	assert_true(hook_wait("\"agent_id\":\"host-1\",\"from\":"
@@ -695,8 +362,8 @@ static void test_trusted(void **state)
 	pthread_mutex_unlock(&H.lock);
 	/* Nothing new: still trusted, nothing to replay. */
 	res = round_ok("trusted");
-	assert_int_equal(jint(log0(res), "start"), 2);
-	assert_int_equal(jint(log0(res), "entries"), 0);
+	assert_int_equal(vh_jint(log0(res), "start"), 2);
+	assert_int_equal(vh_jint(log0(res), "entries"), 0);
 	json_object_put(res);
 }
 
@@ -707,10 +374,10 @@ static void measure_b(void)
 
 static void test_log_ahead_of_quote(void **state)
 {
-	struct round rd = {.id = "host-1",
-			   .start = -1,
-			   .upto = -1,
-			   .after_quote = measure_b};
+	struct vh_round rd = {.id = "host-1",
+			      .start = -1,
+			      .upto = -1,
+			      .after_quote = measure_b};
 	struct json_object *res;
 
 	(void)state;
@@ -718,21 +385,21 @@ static void test_log_ahead_of_quote(void **state)
 	assert_int_equal(attest(&rd, &res), 200);
 	free(rd.body_out);
 	/* /tmp/scratch (excluded) is quoted; /usr/bin/b came after. */
-	assert_string_equal(jstr(res, "state"), "trusted");
-	assert_int_equal(jint(log0(res), "entries"), 2);
-	assert_int_equal(jint(log0(res), "verified"), 1);
-	assert_int_equal(jint(log0(res), "unverified"), 1);
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
+	assert_int_equal(vh_jint(log0(res), "entries"), 2);
+	assert_int_equal(vh_jint(log0(res), "verified"), 1);
+	assert_int_equal(vh_jint(log0(res), "unverified"), 1);
 	json_object_put(res);
 	/* The rest is sent again and verified next round. */
 	res = round_ok("trusted");
-	assert_int_equal(jint(log0(res), "start"), 3);
-	assert_int_equal(jint(log0(res), "verified"), 1);
+	assert_int_equal(vh_jint(log0(res), "start"), 3);
+	assert_int_equal(vh_jint(log0(res), "verified"), 1);
 	json_object_put(res);
 }
 
 static void test_tampered_and_truncated(void **state)
 {
-	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 	struct json_object *res;
 
 	(void)state;
@@ -742,16 +409,16 @@ static void test_tampered_and_truncated(void **state)
 	assert_int_equal(attest(&rd, &res), 200);
 	free(rd.body_out);
 	rd.body_out = NULL;
-	assert_string_equal(jstr(res, "state"), "untrusted");
+	assert_string_equal(vh_jstr(res, "state"), "untrusted");
 	json_object_put(res);
 	/* Truncated: the quoted entry is left out. */
 	rd.tamper_at = 0;
 	rd.upto = (int64_t)F.nentries - 1;
 	assert_int_equal(attest(&rd, &res), 200);
 	free(rd.body_out);
-	assert_string_equal(jstr(res, "state"), "untrusted");
+	assert_string_equal(vh_jstr(res, "state"), "untrusted");
 	assert_false(
-		json_object_get_boolean(jget(log0(res), "replay_matched")));
+		json_object_get_boolean(vh_jget(log0(res), "replay_matched")));
 	json_object_put(res);
 	/* The real list: trusted again (nothing bad was kept). */
 	res = round_ok("trusted");
@@ -766,14 +433,14 @@ static void test_unknown_file_and_wrong_hash(void **state)
 	measure("/usr/bin/evil", "EVIL");
 	measure("/usr/bin/a", "not A");
 	res = round_ok("untrusted");
-	assert_int_equal(json_object_array_length(jget(log0(res), "failures")),
-			 2);
-	f = json_object_array_get_idx(jget(log0(res), "failures"), 0);
-	assert_string_equal(jstr(f, "path"), "/usr/bin/evil");
-	assert_string_equal(jstr(f, "reason"), "unknown-path");
-	f = json_object_array_get_idx(jget(log0(res), "failures"), 1);
-	assert_string_equal(jstr(f, "path"), "/usr/bin/a");
-	assert_string_equal(jstr(f, "reason"), "hash-mismatch");
+	assert_int_equal(
+		json_object_array_length(vh_jget(log0(res), "failures")), 2);
+	f = json_object_array_get_idx(vh_jget(log0(res), "failures"), 0);
+	assert_string_equal(vh_jstr(f, "path"), "/usr/bin/evil");
+	assert_string_equal(vh_jstr(f, "reason"), "unknown-path");
+	f = json_object_array_get_idx(vh_jget(log0(res), "failures"), 1);
+	assert_string_equal(vh_jstr(f, "path"), "/usr/bin/a");
+	assert_string_equal(vh_jstr(f, "reason"), "hash-mismatch");
 	json_object_put(res);
 	assert_true(hook_wait("\"from\":\"trusted\",\"to\":\"untrusted\""));
 	assert_true(hook_wait("unknown-path: /usr/bin/evil"));
@@ -782,12 +449,13 @@ static void test_unknown_file_and_wrong_hash(void **state)
 	json_object_put(res);
 	/* Agent view and fleet report show it with the reasons. */
 	assert_int_equal(req("admin", "GET", "/v1/fleet", NULL, &res), 200);
-	assert_int_equal(jint(jget(res, "counts"), "untrusted"), 1);
-	f = json_object_array_get_idx(jget(res, "agents"), 0);
-	assert_string_equal(jstr(f, "id"), "host-1");
-	assert_string_equal(jstr(f, "state"), "untrusted");
-	assert_true(json_object_array_length(jget(f, "failure_reasons")) >= 2);
-	assert_int_equal(jint(f, "boot_count"), 1);
+	assert_int_equal(vh_jint(vh_jget(res, "counts"), "untrusted"), 1);
+	f = json_object_array_get_idx(vh_jget(res, "agents"), 0);
+	assert_string_equal(vh_jstr(f, "id"), "host-1");
+	assert_string_equal(vh_jstr(f, "state"), "untrusted");
+	assert_true(json_object_array_length(vh_jget(f, "failure_reasons")) >=
+		    2);
+	assert_int_equal(vh_jint(f, "boot_count"), 1);
 	json_object_put(res);
 }
 
@@ -800,8 +468,8 @@ static void test_whitelist_update_and_restart(void **state)
 	/* Allow evil and "not A" (a new version; host-1 follows newest). */
 	put_whitelist("/usr/bin/evil", "EVIL");
 	res = round_ok("untrusted"); /* /usr/bin/a "not A" still fails */
-	assert_int_equal(json_object_array_length(jget(log0(res), "failures")),
-			 1);
+	assert_int_equal(
+		json_object_array_length(vh_jget(log0(res), "failures")), 1);
 	json_object_put(res);
 	/* Restart the verifier: nothing lost, the next round continues. */
 	assert_int_equal(att_vproc_stop(F.vp, &st), 0);
@@ -810,7 +478,7 @@ static void test_whitelist_update_and_restart(void **state)
 	F.vp = NULL;
 	assert_int_equal(att_vproc_start(F.dir, F.db, extra, &F.vp), 0);
 	res = round_ok("untrusted");
-	assert_int_equal(jint(log0(res), "start"), 5);
+	assert_int_equal(vh_jint(log0(res), "start"), 5);
 	json_object_put(res);
 }
 
@@ -897,14 +565,14 @@ static void test_bad_evidence(void **state)
 	assert_int_equal(req("host-1", "POST", "/v1/attestation/challenge",
 			     "{\"agent_id\":\"host-1\"}", &c),
 			 201);
-	snprintf(nonce, sizeof(nonce), "%s", jstr(c, "nonce"));
+	snprintf(nonce, sizeof(nonce), "%s", vh_jstr(c, "nonce"));
 	json_object_put(c);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		subst(body, sizeof(body), bad[i][0], nonce);
 		assert_int_equal(req("host-1", "POST",
 				     "/v1/attestation/evidence", body, &js),
 				 400);
-		if (strcmp(jstr(js, "code"), bad[i][1]))
+		if (strcmp(vh_jstr(js, "code"), bad[i][1]))
 			fail_msg("case %zu: %s", i,
 				 json_object_to_json_string(js));
 		json_object_put(js);
@@ -928,7 +596,7 @@ static void test_bad_evidence(void **state)
 	json_object_put(after);
 	/* And the nonce is still good for real evidence. */
 	{
-		struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+		struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 
 		rd.nonce = nonce;
 		assert_int_equal(attest(&rd, &js), 200);
@@ -939,7 +607,7 @@ static void test_bad_evidence(void **state)
 
 static void test_refusals(void **state)
 {
-	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 	struct json_object *res, *js;
 	struct att_vh_resp r;
 	char body[128];
@@ -962,26 +630,26 @@ static void test_refusals(void **state)
 	assert_int_equal(
 		req("host-1", "POST", "/v1/attestation/challenge", body, &js),
 		403);
-	assert_string_equal(jstr(js, "code"), "wrong_agent");
+	assert_string_equal(vh_jstr(js, "code"), "wrong_agent");
 	json_object_put(js);
 	rd.ev_id = "host-2";
 	assert_int_equal(attest(&rd, &res), 403);
-	assert_string_equal(jstr(res, "code"), "wrong_agent");
+	assert_string_equal(vh_jstr(res, "code"), "wrong_agent");
 	json_object_put(res);
 	free(rd.body_out);
 	rd.body_out = NULL;
 	/* host-2's evidence with a nonce issued to host-1. */
 	{
-		struct round r2 = {.id = "host-2", .start = -1, .upto = -1};
+		struct vh_round r2 = {.id = "host-2", .start = -1, .upto = -1};
 		struct json_object *c;
 
 		assert_int_equal(req("host-1", "POST",
 				     "/v1/attestation/challenge",
 				     "{\"agent_id\":\"host-1\"}", &c),
 				 201);
-		r2.nonce = jstr(c, "nonce");
+		r2.nonce = vh_jstr(c, "nonce");
 		assert_int_equal(attest(&r2, &res), 403);
-		assert_string_equal(jstr(res, "code"), "bad_nonce");
+		assert_string_equal(vh_jstr(res, "code"), "bad_nonce");
 		json_object_put(res);
 		json_object_put(c);
 		free(r2.body_out);
@@ -1002,7 +670,7 @@ static void test_expired_nonce_other_replica(void **state)
 	const char *const short_life[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
 					  "--nonce-lifetime", "1", NULL};
 	struct att_vproc *v2;
-	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 	struct json_object *res;
 	struct att_vproc *keep;
 	struct timespec ts = {2, 200 * 1000 * 1000};
@@ -1022,10 +690,10 @@ static void test_expired_nonce_other_replica(void **state)
 				     "/v1/attestation/challenge",
 				     "{\"agent_id\":\"host-1\"}", &c),
 				 201);
-		rd.nonce = jstr(c, "nonce");
+		rd.nonce = vh_jstr(c, "nonce");
 		nanosleep(&ts, NULL);
 		assert_int_equal(attest(&rd, &res), 403);
-		assert_string_equal(jstr(res, "code"), "nonce_expired");
+		assert_string_equal(vh_jstr(res, "code"), "nonce_expired");
 		json_object_put(res);
 		json_object_put(c);
 		free(rd.body_out);
@@ -1077,26 +745,26 @@ static void test_reboot(void **state)
 					     &created),
 			 0);
 	assert_int_equal(created, 0);
-	boot();
+	vh_boot(&F);
 	measure("/usr/bin/a", "A");
 	/* The challenge still says entry 5; the verifier sees the reboot. */
 	{
-		struct round rd = {.id = "host-1", .start = 0, .upto = -1};
+		struct vh_round rd = {.id = "host-1", .start = 0, .upto = -1};
 
 		assert_int_equal(attest(&rd, &res), 200);
 		free(rd.body_out);
 	}
-	if (strcmp(jstr(res, "state"), "trusted"))
+	if (strcmp(vh_jstr(res, "state"), "trusted"))
 		fail_msg("%s", json_object_to_json_string(res));
-	assert_true(
-		json_object_get_boolean(jget(jget(res, "quote"), "reboot")));
+	assert_true(json_object_get_boolean(
+		vh_jget(vh_jget(res, "quote"), "reboot")));
 	json_object_put(res);
 	assert_int_equal(req("admin", "GET", "/v1/agents/host-1", NULL, &res),
 			 200);
-	assert_int_equal(jint(res, "boot_count"), 2);
+	assert_int_equal(vh_jint(res, "boot_count"), 2);
 	json_object_put(res);
 	res = round_ok("trusted");
-	assert_int_equal(jint(log0(res), "start"), 2);
+	assert_int_equal(vh_jint(log0(res), "start"), 2);
 	json_object_put(res);
 }
 
@@ -1188,7 +856,7 @@ static void uefi_log(struct att_buf *b, int with_event, uint8_t *digest)
 
 static void test_uefi_log(void **state)
 {
-	struct round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 	struct json_object *res;
 	struct att_buf log;
 	uint8_t d[32];
@@ -1201,9 +869,9 @@ static void test_uefi_log(void **state)
 	assert_int_equal(attest(&rd, &res), 200);
 	free(rd.body_out);
 	rd.body_out = NULL;
-	assert_string_equal(jstr(res, "state"), "trusted");
-	assert_true(
-		json_object_get_boolean(jget(jget(res, "uefi"), "matched")));
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
+	assert_true(json_object_get_boolean(
+		vh_jget(vh_jget(res, "uefi"), "matched")));
 	json_object_put(res);
 	att_buf_release(&log);
 	/* A CRTM event the TPM never saw: refused; then it is extended. */
@@ -1216,7 +884,7 @@ static void test_uefi_log(void **state)
 		assert_int_equal(attest(&rd, &res), 200);
 		free(rd.body_out);
 		rd.body_out = NULL;
-		if (strcmp(jstr(res, "state"), i ? "trusted" : "untrusted"))
+		if (strcmp(vh_jstr(res, "state"), i ? "trusted" : "untrusted"))
 			fail_msg("%s", json_object_to_json_string(res));
 		if (!i)
 			assert_non_null(strstr(json_object_to_json_string(res),
@@ -1230,7 +898,7 @@ static void test_uefi_log(void **state)
 	att_buf_append(&log, "not an event log", 16);
 	assert_int_equal(attest(&rd, &res), 200);
 	free(rd.body_out);
-	assert_string_equal(jstr(res, "state"), "untrusted");
+	assert_string_equal(vh_jstr(res, "state"), "untrusted");
 	json_object_put(res);
 	att_buf_release(&log);
 }
@@ -1250,7 +918,7 @@ static void test_reset_count_backwards(void **state)
 	att_agent_rec_release(&a);
 	att_store_free(s);
 	res = round_ok("untrusted");
-	reasons = jget(res, "reasons");
+	reasons = vh_jget(res, "reasons");
 	assert_non_null(strstr(
 		json_object_get_string(json_object_array_get_idx(reasons, 0)),
 		"quote:"));
@@ -1284,8 +952,8 @@ static void test_stale(void **state)
 	att_vproc_free(v); /* before it marks the agent stale again */
 	assert_int_equal(req("admin", "GET", "/v1/agents/host-1", NULL, &js),
 			 200);
-	assert_string_equal(jstr(js, "state"), "stale");
-	s = json_object_to_json_string(jget(js, "history"));
+	assert_string_equal(vh_jstr(js, "state"), "stale");
+	s = json_object_to_json_string(vh_jget(js, "history"));
 	assert_non_null(strstr(s, "no attestation since"));
 	json_object_put(js);
 	/* It attests again (untrusted: test_reset_count_backwards's clock). */
@@ -1322,16 +990,17 @@ static void test_alternate_replicas(void **state)
 		F.vp = i % 2 ? b : a;
 		res = round_ok("trusted");
 		if (start >= 0)
-			assert_int_equal(jint(log0(res), "start"), start + 1);
-		start = jint(log0(res), "start");
-		assert_int_equal(jint(log0(res), "verified"), 1);
+			assert_int_equal(vh_jint(log0(res), "start"),
+					 start + 1);
+		start = vh_jint(log0(res), "start");
+		assert_int_equal(vh_jint(log0(res), "verified"), 1);
 		json_object_put(res);
 	}
 	F.vp = a;
 	/* Both report the same agent state. */
 	assert_int_equal(req("admin", "GET", "/v1/agents/host-1", NULL, &res),
 			 200);
-	assert_string_equal(jstr(res, "state"), "trusted");
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
 	json_object_put(res);
 	assert_int_equal(att_vproc_stop(b, &st), 0);
 	assert_int_equal(st, 0);

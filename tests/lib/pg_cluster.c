@@ -75,11 +75,30 @@ static int run_pg(struct att_pg *pg, const char *const *args)
 	return 0;
 }
 
+/* pg_ctl start on pg->port; sets pg->running. */
+static int pg_ctl_start(struct att_pg *pg)
+{
+	char data[96], opts[256], log[96];
+	const char *a[] = {
+		PG_BIN "/pg_ctl", "-D", data, "-l", log, "-w", "-o", opts,
+		"start",	  NULL};
+
+	snprintf(data, sizeof(data), "%s/data", pg->dir);
+	snprintf(log, sizeof(log), "%s/server.log", pg->dir);
+	snprintf(opts, sizeof(opts),
+		 "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off",
+		 pg->port, pg->dir);
+	if (run_pg(pg, a))
+		return ATT_E_IO;
+	pg->running = 1;
+	return 0;
+}
+
 int att_pg_start(struct att_pg **out)
 {
 	struct passwd *pw = getpwnam("postgres");
 	struct att_pg *pg;
-	char data[96], opts[256], log[96];
+	char data[96], log[96];
 	int tries;
 
 	*out = NULL;
@@ -113,25 +132,7 @@ int att_pg_start(struct att_pg **out)
 	/* A port can be taken between the probe and the start: retry. */
 	for (tries = 0; tries < 5 && !pg->running; tries++) {
 		pg->port = free_port();
-		snprintf(opts, sizeof(opts),
-			 "-p %d -k %s -c listen_addresses=127.0.0.1 -c "
-			 "fsync=off",
-			 pg->port, pg->dir);
-		{
-			const char *a[] = {PG_BIN "/pg_ctl",
-					   "-D",
-					   data,
-					   "-l",
-					   log,
-					   "-w",
-					   "-o",
-					   opts,
-					   "start",
-					   NULL};
-
-			if (!run_pg(pg, a))
-				pg->running = 1;
-		}
+		pg_ctl_start(pg);
 	}
 	if (!pg->running) {
 		fprintf(stderr,
@@ -152,19 +153,42 @@ const char *att_pg_url(const struct att_pg *pg)
 	return pg->url;
 }
 
+int att_pg_stop(struct att_pg *pg, int immediate)
+{
+	char data[96];
+	const char *a[] = {PG_BIN "/pg_ctl",
+			   "-D",
+			   data,
+			   "-m",
+			   immediate ? "immediate" : "fast",
+			   "-w",
+			   "stop",
+			   NULL};
+
+	if (!pg->running)
+		return ATT_E_STATE;
+	snprintf(data, sizeof(data), "%s/data", pg->dir);
+	if (run_pg(pg, a))
+		return ATT_E_IO;
+	pg->running = 0;
+	return 0;
+}
+
+int att_pg_resume(struct att_pg *pg)
+{
+	if (pg->running)
+		return ATT_E_STATE;
+	return pg_ctl_start(pg);
+}
+
 void att_pg_free(struct att_pg *pg)
 {
-	char data[96], cmd[160];
+	char cmd[160];
 
 	if (!pg)
 		return;
-	if (pg->running) {
-		const char *a[] = {PG_BIN "/pg_ctl", "-D", data,   "-m",
-				   "fast",	     "-w", "stop", NULL};
-
-		snprintf(data, sizeof(data), "%s/data", pg->dir);
-		run_pg(pg, a);
-	}
+	if (pg->running)
+		att_pg_stop(pg, 0);
 	if (!getenv("ATT_KEEP")) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", pg->dir);
 		if (system(cmd))

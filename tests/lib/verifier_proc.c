@@ -20,7 +20,7 @@
 #include "verifier_proc.h"
 
 #define VP_MAX_ARGS    64
-#define VP_START_TRIES 3000 /* 10 ms apart: a generous startup deadline */
+#define VP_START_TRIES 6000 /* 10 ms apart: a generous deadline (valgrind) */
 
 struct att_vproc {
 	pid_t pid;
@@ -106,8 +106,32 @@ static void nap(void)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * Under ATT_VALGRIND=1 every verifier runs in valgrind (memcheck, leaks
+ * of kind definite/possible and any error -> exit status 99, which the
+ * tests' att_vproc_stop() checks as they check a clean exit).
+ */
+static const char *const vp_valgrind[] = {
+	"valgrind",
+	"-q",
+	"--error-exitcode=99",
+	"--leak-check=full",
+	"--errors-for-leak-kinds=definite,possible",
+	"--show-leak-kinds=definite,possible",
+	NULL};
+
 int att_vproc_start(const char *dir, const char *db, const char *const *extra,
 		    struct att_vproc **out)
+{
+	const char *v = getenv("ATT_VALGRIND");
+
+	return att_vproc_start_wrapped(
+		dir, db, extra, v && !strcmp(v, "1") ? vp_valgrind : NULL, out);
+}
+
+int att_vproc_start_wrapped(const char *dir, const char *db,
+			    const char *const *extra, const char *const *wrap,
+			    struct att_vproc **out)
 {
 	static unsigned int seq;
 	char bin[512], f[6][600], logp[600], buf[32];
@@ -134,6 +158,8 @@ int att_vproc_start(const char *dir, const char *db, const char *const *extra,
 	snprintf(f[5], sizeof(f[5]), "%s/agent-ca.key", dir);
 	snprintf(logp, sizeof(logp), "%s/verifier-%u.log", dir, seq);
 	unlink(f[0]);
+	for (i = 0; wrap && wrap[i] && n < VP_MAX_ARGS / 2; i++)
+		argv[n++] = wrap[i];
 	argv[n++] = bin;
 	argv[n++] = "--listen";
 	argv[n++] = "127.0.0.1:0";
@@ -170,7 +196,7 @@ int att_vproc_start(const char *dir, const char *db, const char *const *extra,
 			dup2(fd, 2);
 			close(fd);
 		}
-		execv(bin, (char *const *)argv);
+		execvp(argv[0], (char *const *)argv);
 		_exit(127);
 	}
 	for (i = 0; i < VP_START_TRIES; i++) {

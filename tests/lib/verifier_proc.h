@@ -23,6 +23,15 @@ struct att_vproc;
  */
 int att_vproc_start(const char *dir, const char *db, const char *const *extra,
 		    struct att_vproc **out);
+/*
+ * The same, run through the command prefix wrap (NULL-terminated, e.g.
+ * {"unshare", "-m", ..., NULL}): the prefix must end by exec'ing the
+ * verifier command line that follows it, so that the pid is the
+ * verifier's.
+ */
+int att_vproc_start_wrapped(const char *dir, const char *db,
+			    const char *const *extra, const char *const *wrap,
+			    struct att_vproc **out);
 unsigned int att_vproc_port(const struct att_vproc *p);
 int att_vproc_pid(const struct att_vproc *p);
 /* SIGTERM and wait; *status gets the exit status (-1: killed). */

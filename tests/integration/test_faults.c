@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * test_faults.c - the faults of THREATS.md with real processes: the real
+ * attest-verifier over TLS, a real swtpm through the agent's TPM layer,
+ * SQLite and a private PostgreSQL.
+ *
+ * - The verifier killed with SIGKILL in the middle of evidence handling,
+ *   at a random point of the request, ATT_FAULT_LOOPS times (default
+ *   100 on SQLite, 50 on PostgreSQL), honest and tampered evidence in
+ *   turn. After each restart: an answer the client got is what is
+ *   stored (no lost commit); a round is stored at most once and its
+ *   nonce is never accepted again (no reused nonce); tampered evidence
+ *   never leaves the agent trusted; the verifier answers again.
+ * - PostgreSQL stopped (immediate: as if it crashed) and started again
+ *   while requests keep coming: only 201 or 503 `storage_unavailable`,
+ *   never another status, never a lost connection; the agent is not
+ *   flipped; attestation works again afterwards.
+ * - One of two verifier replicas killed: a nonce it issued is still good
+ *   once on the other, which carries on.
+ * - A full disk under the SQLite file (a small tmpfs in the verifier's
+ *   own mount namespace, filled up): 503 `storage_unavailable` and never a
+ *   wrong verdict while full, reads still served; after space is freed
+ *   the next round is trusted, and a restart finds everything committed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "attest/buf.h"
+#include "attest/codec.h"
+#include "imabuild.h"
+#include "pg_cluster.h"
+#include "swtpm.h"
+#include "tpm.h"
+#include "verifier_http.h"
+#include "verifier_proc.h"
+#include "vhost/vhost.h"
+
+static struct vh_host F;
+
+static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
+
+/* The path bytes of the first ima-ng sha256 record of a chunk. */
+#define TAMPER_AT (4 + 20 + 4 + 6 + 4 + 4 + 40 + 4 + 3)
+
+/* ---- helpers ---- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void sleep_us(long us)
+{
+	struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+
+	nanosleep(&ts, NULL);
+}
+
+static int loops(int dflt)
+{
+	const char *s = getenv("ATT_FAULT_LOOPS");
+	long v;
+
+	if (!s || !*s)
+		return dflt;
+	v = strtol(s, NULL, 10);
+	return v > 0 && v < 100000 ? (int)v : dflt;
+}
+
+/* State and committed list position of host-1. */
+static void agent_now(char *state, size_t cap, int64_t *next)
+{
+	struct json_object *js, *logs;
+
+	assert_int_equal(
+		vh_req(&F, "admin", "GET", "/v1/agents/host-1", NULL, &js),
+		200);
+	snprintf(state, cap, "%s", vh_jstr(js, "state"));
+	json_object_put(js);
+	/* The next entry the verifier wants = what it has replayed. */
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/challenge",
+				"{\"agent_id\":\"host-1\"}", &js),
+			 201);
+	logs = vh_jget(js, "logs");
+	*next = vh_jint(json_object_array_get_idx(logs, 0), "next_entry");
+	json_object_put(js);
+}
+
+/* A normal round that must be answered 200 with `state`. */
+static void round_ok(const char *state)
+{
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	if (strcmp(vh_jstr(res, "state"), state))
+		fail_msg("expected %s: %s", state,
+			 json_object_to_json_string(res));
+	json_object_put(res);
+}
+
+static void put_whitelist(void)
+{
+	char body[512], ha[65];
+	struct json_object *js;
+	uint8_t d[32];
+
+	ib_hash("sha256", "A", 1, d);
+	att_hex_encode(d, 32, ha);
+	snprintf(body, sizeof(body),
+		 "{\"name\":\"base\",\"whitelist\":{\"digests\":"
+		 "{\"/usr/bin/a\":[\"%s\"]}}}",
+		 ha);
+	assert_int_equal(
+		vh_req(&F, "admin", "POST", "/v1/whitelists", body, &js), 201);
+	json_object_put(js);
+	assert_int_equal(vh_req(&F, "admin", "PUT",
+				"/v1/agents/host-1/whitelist",
+				"{\"name\":\"base\"}", &js),
+			 200);
+	json_object_put(js);
+}
+
+/* Enrolls host-1 on F.vp's database, whitelists it, boots the host. */
+static void prepare_host(void)
+{
+	vh_enroll(&F, F.tpm, "host-1");
+	put_whitelist();
+	vh_boot(&F);
+	vh_measure(&F, "/usr/bin/a", "A");
+	round_ok("trusted");
+}
+
+static void restart_verifier(void)
+{
+	att_vproc_free(F.vp);
+	F.vp = NULL;
+	assert_int_equal(att_vproc_start(F.dir, F.db, extra, &F.vp), 0);
+}
+
+/* ---- fixture ---- */
+
+static int setup(int use_pg)
+{
+	int created;
+
+	memset(&F, 0, sizeof(F));
+	snprintf(F.dir, sizeof(F.dir), "/tmp/att-fault-XXXXXX");
+	if (!mkdtemp(F.dir))
+		return -1;
+	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
+	if (use_pg) {
+		if (att_pg_start(&F.pg)) {
+			fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
+			return -1;
+		}
+		snprintf(F.db, sizeof(F.db), "%s", att_pg_url(F.pg));
+	}
+	att_buf_init(&F.log, 0);
+	/* Schemas are test_verifier_*'s: here many quick rounds. */
+	F.no_schema = 1;
+	if (att_pki_init(F.dir)) {
+		fprintf(stderr, "FATAL: cannot make the test PKI\n");
+		return -1;
+	}
+	if (att_swtpm_start(&F.sw) ||
+	    agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm) ||
+	    agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
+				VH_AK_HANDLE, &created)) {
+		fprintf(stderr, "FATAL: no swtpm with an AK\n");
+		return -1;
+	}
+	if (att_vproc_start(F.dir, F.db, extra, &F.vp)) {
+		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int setup_sqlite(void **state)
+{
+	(void)state;
+	return setup(0);
+}
+
+static int setup_pg(void **state)
+{
+	(void)state;
+	return setup(1);
+}
+
+static int teardown(void **state)
+{
+	char cmd[160];
+	int st, rc = 0;
+
+	(void)state;
+	if (F.vp && att_vproc_stop(F.vp, &st) == 0 && st != 0)
+		rc = -1;
+	att_vproc_free(F.vp);
+	agent_tpm_free(F.tpm);
+	att_swtpm_free(F.sw);
+	att_pg_free(F.pg);
+	att_buf_release(&F.log);
+	if (!getenv("ATT_KEEP")) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
+		if (system(cmd))
+			rc = -1;
+	}
+	return rc;
+}
+
+/* ---- SIGKILL in the middle of evidence handling ---- */
+
+struct sender {
+	pthread_t th;
+	unsigned int port;
+	const char *body;
+	int got;    /* a response was read */
+	int status; /* its HTTP status */
+	char state[32];
+};
+
+static void *send_evidence(void *arg)
+{
+	struct sender *s = arg;
+	struct att_vh_resp r;
+	struct json_object *js;
+
+	if (att_vh_request(s->port, F.dir, "host-1", "POST",
+			   "/v1/attestation/evidence", s->body, strlen(s->body),
+			   &r) == 0 &&
+	    r.status) {
+		s->got = 1;
+		s->status = r.status;
+		js = json_tokener_parse(r.body);
+		if (js && s->status == 200)
+			snprintf(s->state, sizeof(s->state), "%s",
+				 vh_jstr(js, "state"));
+		json_object_put(js);
+		att_vh_resp_release(&r);
+	}
+	return NULL;
+}
+
+/* Sends body again; returns the status, *code the error code if any. */
+static int resend(const char *body, char *code, size_t cap, char *state,
+		  size_t scap)
+{
+	struct json_object *js;
+	int st;
+
+	code[0] = state[0] = '\0';
+	st = vh_req(&F, "host-1", "POST", "/v1/attestation/evidence", body,
+		    &js);
+	if (st == 200)
+		snprintf(state, scap, "%s", vh_jstr(js, "state"));
+	else
+		snprintf(code, cap, "%s", vh_jstr(js, "code"));
+	json_object_put(js);
+	return st;
+}
+
+/* Median wall time of an honest evidence request on this machine. */
+static double evidence_latency(void)
+{
+	double t[5], tmp;
+	int i, j;
+
+	for (i = 0; i < 5; i++) {
+		struct vh_round rd = {
+			.id = "host-1", .start = -1, .upto = -1, .no_send = 1};
+		struct json_object *res;
+		double t0;
+
+		vh_measure(&F, "/usr/bin/a", "A");
+		vh_attest(&F, &rd, &res);
+		t0 = now_s();
+		assert_int_equal(vh_req(&F, "host-1", "POST",
+					"/v1/attestation/evidence", rd.body_out,
+					&res),
+				 200);
+		t[i] = now_s() - t0;
+		json_object_put(res);
+		free(rd.body_out);
+	}
+	for (i = 0; i < 5; i++)
+		for (j = i + 1; j < 5; j++)
+			if (t[j] < t[i]) {
+				tmp = t[i];
+				t[i] = t[j];
+				t[j] = tmp;
+			}
+	return t[2];
+}
+
+static void test_kill_mid_evidence(void **state)
+{
+	int n = loops(F.pg ? 50 : 100), i, answered = 0, committed = 0,
+	    resent_ok = 0, taken_only = 0;
+	double lat;
+	unsigned int seed = (unsigned int)getpid();
+
+	(void)state;
+	prepare_host();
+	lat = evidence_latency();
+	fprintf(stderr, "kill loop: %d rounds, evidence takes %.1f ms\n", n,
+		lat * 1e3);
+	for (i = 0; i < n; i++) {
+		struct vh_round rd = {
+			.id = "host-1", .start = -1, .upto = -1, .no_send = 1};
+		struct sender s;
+		struct json_object *res;
+		char s0[32], s1[32], code[64], st2[32];
+		int64_t p0, p1;
+		int tampered = i % 2, did, st;
+		long delay;
+		double u;
+
+		agent_now(s0, sizeof(s0), &p0);
+		if (strcmp(s0, "trusted")) {
+			/* So that a tampered commit is visible as a flip. */
+			round_ok("trusted");
+			agent_now(s0, sizeof(s0), &p0);
+		}
+		assert_string_equal(s0, "trusted");
+		vh_measure(&F, "/usr/bin/a", "A");
+		rd.tamper_at = tampered ? TAMPER_AT : 0;
+		vh_attest(&F, &rd, &res);
+		memset(&s, 0, sizeof(s));
+		s.port = att_vproc_port(F.vp);
+		s.body = rd.body_out;
+		assert_int_equal(pthread_create(&s.th, NULL, send_evidence, &s),
+				 0);
+		/*
+		 * Anywhere from before the request arrives to after the
+		 * answer (one round in five), else mostly in the later part
+		 * of the request, where the nonce is taken and the result
+		 * stored (the TLS handshake comes first).
+		 */
+		u = (double)(rand_r(&seed) % 1000) / 1000.0;
+		delay = (long)(lat * 1e6 * (i % 5 ? 0.6 + 0.5 * u : 1.3 * u));
+		sleep_us(delay);
+		assert_int_equal(kill(att_vproc_pid(F.vp), SIGKILL), 0);
+		pthread_join(s.th, NULL);
+		restart_verifier();
+		agent_now(s1, sizeof(s1), &p1);
+		did = tampered ? !strcmp(s1, "untrusted") : p1 == p0 + 1;
+		/* Nothing else is possible. */
+		if (tampered)
+			assert_int_equal(p1, p0);
+		else
+			assert_string_equal(s1, "trusted");
+		if (!did) {
+			assert_string_equal(s1, s0);
+			assert_int_equal(p1, p0);
+		}
+		if (s.got) {
+			/* The client was told: it is stored, as told. */
+			answered++;
+			assert_int_equal(s.status, 200);
+			assert_true(did);
+			assert_string_equal(s.state,
+					    tampered ? "untrusted" : "trusted");
+		}
+		committed += did;
+		/* The same evidence again: never accepted twice. */
+		st = resend(rd.body_out, code, sizeof(code), st2, sizeof(st2));
+		if (did) {
+			assert_int_equal(st, 403);
+			assert_string_equal(code, "bad_nonce");
+		} else if (st == 200) {
+			/* The kill came before the nonce was taken. */
+			resent_ok++;
+			assert_string_equal(st2,
+					    tampered ? "untrusted" : "trusted");
+			st = resend(rd.body_out, code, sizeof(code), st2,
+				    sizeof(st2));
+			assert_int_equal(st, 403);
+			assert_string_equal(code, "bad_nonce");
+		} else {
+			/* Taken, then killed before the result: refused. */
+			taken_only++;
+			assert_int_equal(st, 403);
+			assert_string_equal(code, "bad_nonce");
+		}
+		free(rd.body_out);
+	}
+	fprintf(stderr,
+		"kill loop: %d rounds: %d answered before the kill, %d "
+		"committed (%d of them unanswered), %d nonces taken without "
+		"a result, %d not taken and accepted on resend\n",
+		n, answered, committed, committed - answered, taken_only,
+		resent_ok);
+	/* And the host is trusted again after all that. */
+	vh_measure(&F, "/usr/bin/a", "A");
+	round_ok("trusted");
+}
+
+/* ---- PostgreSQL down and back under load ---- */
+
+struct load {
+	pthread_t th;
+	volatile int stop;
+	unsigned int port;
+	int ok, unavailable, other, dropped;
+	char other_what[256];
+};
+
+static void *load_loop(void *arg)
+{
+	struct load *l = arg;
+	struct att_vh_resp r;
+
+	while (!l->stop) {
+		if (att_vh_request(l->port, F.dir, "host-1", "POST",
+				   "/v1/attestation/challenge",
+				   "{\"agent_id\":\"host-1\"}", 21, &r)) {
+			l->dropped++;
+			continue;
+		}
+		if (r.status == 201)
+			l->ok++;
+		else if (r.status == 503 &&
+			 strstr(r.body, "\"storage_unavailable\""))
+			l->unavailable++;
+		else if (!l->other++)
+			snprintf(l->other_what, sizeof(l->other_what), "%d %s",
+				 r.status, r.body);
+		att_vh_resp_release(&r);
+		sleep_us(5000);
+	}
+	return NULL;
+}
+
+static void test_pg_restart_under_load(void **state)
+{
+	struct vh_round rd = {
+		.id = "host-1", .start = -1, .upto = -1, .no_send = 1};
+	struct json_object *js;
+	struct load l;
+	char s0[32], s1[32];
+	int64_t p0, p1;
+	int i, st, ok_before;
+
+	(void)state;
+	if (!F.pg)
+		return;
+	agent_now(s0, sizeof(s0), &p0);
+	memset(&l, 0, sizeof(l));
+	l.port = att_vproc_port(F.vp);
+	assert_int_equal(pthread_create(&l.th, NULL, load_loop, &l), 0);
+	sleep_us(300000);
+	/* Evidence prepared while the database is up, sent while down. */
+	vh_measure(&F, "/usr/bin/a", "A");
+	vh_attest(&F, &rd, &js);
+	assert_int_equal(att_pg_stop(F.pg, 1), 0);
+	ok_before = l.ok;
+	sleep_us(500000);
+	st = vh_req(&F, "host-1", "POST", "/v1/attestation/evidence",
+		    rd.body_out, &js);
+	assert_int_equal(st, 503);
+	assert_string_equal(vh_jstr(js, "code"), "storage_unavailable");
+	json_object_put(js);
+	assert_int_equal(
+		vh_req(&F, "admin", "GET", "/v1/agents/host-1", NULL, &js),
+		503);
+	json_object_put(js);
+	assert_int_equal(vh_req(&F, NULL, "GET", "/healthz", NULL, &js), 503);
+	json_object_put(js);
+	assert_int_equal(vh_req(&F, "admin", "GET", "/v1/fleet", NULL, &js),
+			 503);
+	json_object_put(js);
+	assert_int_equal(att_pg_resume(F.pg), 0);
+	/* The verifier reconnects by itself (bounded wait). */
+	for (i = 0; i < 200; i++) {
+		if (vh_req(&F, NULL, "GET", "/healthz", NULL, &js) == 200) {
+			json_object_put(js);
+			break;
+		}
+		json_object_put(js);
+		sleep_us(50000);
+	}
+	assert_true(i < 200);
+	sleep_us(300000);
+	l.stop = 1;
+	pthread_join(l.th, NULL);
+	fprintf(stderr,
+		"pg restart: challenges 201: %d, 503: %d, other: %d, "
+		"dropped: %d\n",
+		l.ok, l.unavailable, l.other, l.dropped);
+	if (l.other)
+		fail_msg("unexpected answer under load: %s", l.other_what);
+	assert_int_equal(l.dropped, 0);
+	assert_true(l.unavailable > 0);
+	assert_true(l.ok > ok_before);
+	/* Not flipped by the outage; the evidence was never judged. */
+	agent_now(s1, sizeof(s1), &p1);
+	assert_string_equal(s1, s0);
+	assert_int_equal(p1, p0);
+	/* Its nonce was never taken: good once now, then refused. */
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/evidence", rd.body_out, &js),
+			 200);
+	assert_string_equal(vh_jstr(js, "state"), "trusted");
+	json_object_put(js);
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/evidence", rd.body_out, &js),
+			 403);
+	json_object_put(js);
+	free(rd.body_out);
+	vh_measure(&F, "/usr/bin/a", "A");
+	round_ok("trusted");
+}
+
+/* ---- one of two replicas killed ---- */
+
+static void test_replica_killed(void **state)
+{
+	struct vh_round rd = {
+		.id = "host-1", .start = -1, .upto = -1, .no_send = 1};
+	struct att_vproc *a = F.vp, *b;
+	struct json_object *js;
+
+	(void)state;
+	if (!F.pg)
+		return;
+	assert_int_equal(att_vproc_start(F.dir, F.db, extra, &b), 0);
+	/* Challenge and quote from replica b, which then dies. */
+	F.vp = b;
+	vh_measure(&F, "/usr/bin/a", "A");
+	vh_attest(&F, &rd, &js);
+	F.vp = a;
+	assert_int_equal(kill(att_vproc_pid(b), SIGKILL), 0);
+	att_vproc_free(b);
+	/* Replica a takes the evidence: the nonce lives in the database. */
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/evidence", rd.body_out, &js),
+			 200);
+	assert_string_equal(vh_jstr(js, "state"), "trusted");
+	json_object_put(js);
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/evidence", rd.body_out, &js),
+			 403);
+	json_object_put(js);
+	free(rd.body_out);
+	vh_measure(&F, "/usr/bin/a", "A");
+	round_ok("trusted");
+}
+
+/* ---- a full disk under the SQLite file ---- */
+
+/* Fills the file system of path with a file; returns bytes written. */
+static long fill(const char *path)
+{
+	static char block[16384];
+	long total = 0;
+	ssize_t w;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+	assert_true(fd >= 0);
+	memset(block, 0xa5, sizeof(block));
+	for (;;) {
+		w = write(fd, block, sizeof(block));
+		if (w <= 0)
+			break;
+		total += w;
+	}
+	assert_int_equal(errno, ENOSPC);
+	/* Also the last partial block. */
+	while (write(fd, block, 512) > 0)
+		total += 512;
+	close(fd);
+	return total;
+}
+
+static void test_disk_full(void **state)
+{
+	char mnt[96], script[256], filler[256], db[120], s1[32];
+	const char *wrap[] = {
+		"unshare", getuid() ? "-rm" : "-m", "--", "/bin/sh", "-c",
+		script,	   "verifier-in-ns",	    NULL};
+	struct vh_round pre = {
+		.id = "host-1", .start = -1, .upto = -1, .no_send = 1};
+	struct att_vproc *keep = F.vp;
+	char keepdb[sizeof(F.db)];
+	struct json_object *js;
+	int i, st, full = 0, ok_full = 0;
+	int64_t p1;
+
+	(void)state;
+	if (F.pg)
+		return;
+	/* The verifier alone sees a 1 MiB tmpfs over DIR/full. */
+	snprintf(mnt, sizeof(mnt), "%s/full", F.dir);
+	assert_int_equal(mkdir(mnt, 0700), 0);
+	snprintf(script, sizeof(script),
+		 "mount -t tmpfs -o size=1m tmpfs '%s' && exec \"$@\"", mnt);
+	snprintf(db, sizeof(db), "sqlite:%s/v.db", mnt);
+	snprintf(keepdb, sizeof(keepdb), "%s", F.db);
+	snprintf(F.db, sizeof(F.db), "%s", db);
+	F.vp = NULL;
+	if (att_vproc_start_wrapped(F.dir, F.db, extra, wrap, &F.vp))
+		fail_msg("cannot start the verifier in a mount namespace "
+			 "with its own tmpfs (unshare -m, mount -t tmpfs)");
+	/* A fresh database: this TPM enrolls there, sends its whole list. */
+	vh_enroll(&F, F.tpm, "host-1");
+	put_whitelist();
+	vh_measure(&F, "/usr/bin/a", "A");
+	round_ok("trusted");
+	/* Evidence whose challenge was issued before the disk filled. */
+	vh_measure(&F, "/usr/bin/a", "A");
+	vh_attest(&F, &pre, &js);
+	/* Through /proc/PID/root: the verifier's own view of DIR/full. */
+	snprintf(filler, sizeof(filler), "/proc/%d/root%s/fill",
+		 att_vproc_pid(F.vp), mnt);
+	fprintf(stderr, "disk full: filler %ld bytes\n", fill(filler));
+	st = vh_req(&F, "host-1", "POST", "/v1/attestation/evidence",
+		    pre.body_out, &js);
+	free(pre.body_out);
+	if (st == 200) {
+		ok_full++;
+		assert_string_equal(vh_jstr(js, "state"), "trusted");
+	} else {
+		full++;
+		assert_int_equal(st, 503);
+		assert_string_equal(vh_jstr(js, "code"), "storage_unavailable");
+	}
+	json_object_put(js);
+	for (i = 0; i < 60 && full < 3; i++) {
+		struct vh_round rd = {
+			.id = "host-1", .start = -1, .upto = -1, .no_send = 1};
+		struct att_vh_resp r;
+
+		vh_measure(&F, "/usr/bin/a", "A");
+		/* The challenge itself may be refused: the disk is full. */
+		assert_int_equal(
+			att_vh_request(att_vproc_port(F.vp), F.dir, "host-1",
+				       "POST", "/v1/attestation/challenge",
+				       "{\"agent_id\":\"host-1\"}", 21, &r),
+			0);
+		st = r.status;
+		if (st == 503)
+			assert_non_null(
+				strstr(r.body, "\"storage_unavailable\""));
+		else
+			assert_int_equal(st, 201);
+		att_vh_resp_release(&r);
+		if (st == 503) {
+			full++;
+			continue;
+		}
+		vh_attest(&F, &rd, &js);
+		st = vh_req(&F, "host-1", "POST", "/v1/attestation/evidence",
+			    rd.body_out, &js);
+		free(rd.body_out);
+		if (st == 200) {
+			ok_full++;
+			assert_string_equal(vh_jstr(js, "state"), "trusted");
+		} else {
+			full++;
+			assert_int_equal(st, 503);
+			assert_string_equal(vh_jstr(js, "code"),
+					    "storage_unavailable");
+		}
+		json_object_put(js);
+	}
+	fprintf(stderr,
+		"disk full: %d rounds, %d refused with 503, %d still "
+		"stored\n",
+		i, full, ok_full);
+	assert_true(full > 0);
+	/* Reads are still served, the committed state is intact. */
+	assert_int_equal(
+		vh_req(&F, "admin", "GET", "/v1/agents/host-1", NULL, &js),
+		200);
+	assert_string_equal(vh_jstr(js, "state"), "trusted");
+	json_object_put(js);
+	/* Space again: the next round is trusted, nothing was lost. */
+	assert_int_equal(unlink(filler), 0);
+	vh_measure(&F, "/usr/bin/a", "A");
+	round_ok("trusted");
+	/* Every entry replayed once: no round half-stored. */
+	agent_now(s1, sizeof(s1), &p1);
+	assert_string_equal(s1, "trusted");
+	assert_int_equal(p1, (int64_t)F.nentries);
+	/*
+	 * A clean stop. (The tmpfs goes with the namespace, so a restart
+	 * would find nothing; restarts are test_kill_mid_evidence's.)
+	 */
+	assert_int_equal(att_vproc_stop(F.vp, &st), 0);
+	assert_int_equal(st, 0);
+	att_vproc_free(F.vp);
+	F.vp = keep;
+	snprintf(F.db, sizeof(F.db), "%s", keepdb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kill_mid_evidence),
+		cmocka_unit_test(test_pg_restart_under_load),
+		cmocka_unit_test(test_replica_killed),
+		cmocka_unit_test(test_disk_full),
+	};
+	int fails;
+
+	/* Writes to a verifier killed meanwhile: EPIPE, not a signal. */
+	signal(SIGPIPE, SIG_IGN);
+	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
+					    teardown);
+	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
+					     teardown);
+	return fails;
+}

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * vhost.c - a simulated attested host against a real verifier (see
+ * vhost.h).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include "attest/buf.h"
+#include "attest/codec.h"
+#include "attest/err.h"
+#include "attest/replay.h"
+#include "imabuild.h"
+#include "tpm.h"
+#include "verifier_http.h"
+#include "verifier_proc.h"
+#include "vhost/vhost.h"
+
+int vh_req(struct vh_host *h, const char *who, const char *method,
+	   const char *path, const char *body, struct json_object **js)
+{
+	struct att_vh_resp r;
+	int st;
+
+	assert_int_equal(att_vh_request(att_vproc_port(h->vp), h->dir, who,
+					method, path, body,
+					body ? strlen(body) : 0, &r),
+			 0);
+	st = r.status;
+	/* Every answer, and every accepted body, matches its schema. */
+	if (!h->no_schema && strcmp(path, "/metrics"))
+		assert_int_equal(
+			att_vh_check_exchange(method, path, body, st, r.body),
+			0);
+	*js = json_tokener_parse(r.body);
+	if (!*js)
+		fprintf(stderr, "not JSON (%d): %s\n", st, r.body);
+	assert_non_null(*js);
+	att_vh_resp_release(&r);
+	return st;
+}
+
+struct json_object *vh_jget(struct json_object *o, const char *k)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(o, k, &v))
+		fail_msg("no '%s' in %s", k, json_object_to_json_string(o));
+	return v;
+}
+
+const char *vh_jstr(struct json_object *o, const char *k)
+{
+	return json_object_get_string(vh_jget(o, k));
+}
+
+int64_t vh_jint(struct json_object *o, const char *k)
+{
+	return json_object_get_int64(vh_jget(o, k));
+}
+
+char *vh_b64(const void *p, size_t n)
+{
+	char *s = malloc(att_b64_enclen(n) + 1);
+
+	assert_non_null(s);
+	att_b64_encode(p, n, s);
+	return s;
+}
+
+static void extend_td(struct vh_host *h, const struct att_buf *td)
+{
+	uint8_t d1[20], d256[32];
+
+	ib_hash("sha1", td->data, td->len, d1);
+	ib_hash("sha256", td->data, td->len, d256);
+	assert_int_equal(agent_tpm_pcr_extend(h->tpm, 10, ATT_HASH_SHA1, d1),
+			 0);
+	assert_int_equal(
+		agent_tpm_pcr_extend(h->tpm, 10, ATT_HASH_SHA256, d256), 0);
+}
+
+/* Measures a file: appends its ima-ng record and extends PCR 10. */
+void vh_measure(struct vh_host *h, const char *path, const char *content)
+{
+	struct att_buf td;
+	uint8_t d[32];
+
+	att_buf_init(&td, 0);
+	ib_hash("sha256", content, strlen(content), d);
+	ib_dng(&td, "sha256", d, 32);
+	ib_nng(&td, path);
+	ib_record(&h->log, 10, "sha1", "ima-ng", &td, 0);
+	extend_td(h, &td);
+	att_buf_release(&td);
+	h->nentries++;
+}
+
+/* A new boot: the list restarts with boot_aggregate over PCRs 0-9. */
+void vh_boot(struct vh_host *h)
+{
+	struct att_pcr_sel sel;
+	struct att_pcrs pcrs;
+	struct att_buf td;
+	uint8_t agg[32];
+
+	att_buf_release(&h->log);
+	att_buf_init(&h->log, 0);
+	h->nentries = 0;
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
+	att_pcrs_clear(&pcrs);
+	assert_int_equal(agent_tpm_pcr_read(h->tpm, &sel, &pcrs), 0);
+	assert_int_equal(att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, agg), 0);
+	att_buf_init(&td, 0);
+	ib_dng(&td, "sha256", agg, 32);
+	ib_nng(&td, "boot_aggregate");
+	ib_record(&h->log, 10, "sha1", "ima-ng", &td, 0);
+	extend_td(h, &td);
+	att_buf_release(&td);
+	h->nentries++;
+}
+
+/* Byte offset of entry i in h->log. */
+size_t vh_entry_offset(const struct vh_host *h, uint64_t idx)
+{
+	size_t off = 0;
+	uint64_t i;
+	uint32_t nl, dl;
+
+	for (i = 0; i < idx; i++) {
+		off += 4 + 20;
+		memcpy(&nl, h->log.data + off, 4);
+		off += 4 + nl;
+		memcpy(&dl, h->log.data + off, 4);
+		off += 4 + dl;
+	}
+	return off;
+}
+
+static char *make_csr(struct vh_host *h, const char *id)
+{
+	char path[256], *pem;
+	EVP_PKEY *k = EVP_EC_gen("P-256");
+	X509_REQ *r = X509_REQ_new();
+	BIO *b = BIO_new(BIO_s_mem());
+	BUF_MEM *bm;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.key", h->dir, id);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(PEM_write_PrivateKey(f, k, NULL, NULL, 0, NULL, NULL),
+			 1);
+	fclose(f);
+	X509_REQ_set_pubkey(r, k);
+	assert_true(X509_REQ_sign(r, k, EVP_sha256()) > 0);
+	assert_int_equal(PEM_write_bio_X509_REQ(b, r), 1);
+	BIO_get_mem_ptr(b, &bm);
+	pem = strndup(bm->data, bm->length);
+	BIO_free(b);
+	X509_REQ_free(r);
+	EVP_PKEY_free(k);
+	return pem;
+}
+
+/* Enrolls id with the EK and AK of tpm. */
+void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id)
+{
+	struct att_buf ek, cert, ak;
+	struct json_object *js, *o;
+	struct att_cred cred;
+	uint8_t secret[64];
+	size_t slen, n;
+	char *e, *c, *a, *csr, body[8192], path[256], sb[128];
+	const char *s;
+	FILE *f;
+
+	att_buf_init(&ek, 0);
+	att_buf_init(&cert, 0);
+	att_buf_init(&ak, 0);
+	assert_int_equal(agent_tpm_ek_public(tpm, AGENT_KEY_RSA, &ek), 0);
+	assert_int_equal(agent_tpm_ek_cert(tpm, AGENT_KEY_RSA, &cert), 0);
+	assert_int_equal(agent_tpm_ak_public(tpm, &ak), 0);
+	assert_int_equal(
+		vh_req(h, "admin", "POST", "/v1/enrollment/tokens", "{}", &js),
+		201);
+	e = vh_b64(ek.data, ek.len);
+	c = vh_b64(cert.data, cert.len);
+	a = vh_b64(ak.data, ak.len);
+	snprintf(body, sizeof(body),
+		 "{\"agent_id\":\"%s\",\"token\":\"%s\",\"ek_public\":\"%s\","
+		 "\"ek_cert\":\"%s\",\"ak_public\":\"%s\"}",
+		 id, vh_jstr(js, "token"), e, c, a);
+	json_object_put(js);
+	free(e);
+	free(c);
+	free(a);
+	assert_int_equal(vh_req(h, NULL, "POST", "/v1/enroll", body, &js), 200);
+	memset(&cred, 0, sizeof(cred));
+	s = vh_jstr(js, "credential_blob");
+	assert_int_equal(att_b64_decode(s, strlen(s), cred.blob.credential,
+					sizeof(cred.blob.credential), &n),
+			 0);
+	cred.blob.size = (uint16_t)n;
+	s = vh_jstr(js, "encrypted_secret");
+	assert_int_equal(att_b64_decode(s, strlen(s), cred.secret.secret,
+					sizeof(cred.secret.secret), &n),
+			 0);
+	cred.secret.size = (uint16_t)n;
+	json_object_put(js);
+	assert_int_equal(agent_tpm_activate(tpm, AGENT_KEY_RSA, &cred, secret,
+					    sizeof(secret), &slen),
+			 0);
+	csr = make_csr(h, id);
+	att_b64_encode(secret, slen, sb);
+	o = json_object_new_object();
+	json_object_object_add(o, "agent_id", json_object_new_string(id));
+	json_object_object_add(o, "secret", json_object_new_string(sb));
+	json_object_object_add(o, "csr", json_object_new_string(csr));
+	free(csr);
+	assert_int_equal(vh_req(h, NULL, "POST", "/v1/enroll/activate",
+				json_object_to_json_string(o), &js),
+			 200);
+	json_object_put(o);
+	snprintf(path, sizeof(path), "%s/%s.pem", h->dir, id);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(vh_jstr(js, "certificate"), f);
+	fclose(f);
+	json_object_put(js);
+	att_buf_release(&ek);
+	att_buf_release(&cert);
+	att_buf_release(&ak);
+}
+
+int vh_attest(struct vh_host *h, struct vh_round *rd,
+	      struct json_object **result)
+{
+	struct att_vproc *keep = h->vp;
+	struct json_object *js, *o, *pcrs, *bank, *logs, *log;
+	struct att_buf attest_b, sig;
+	struct att_pcr_sel sel;
+	struct att_pcrs pv;
+	uint8_t nonce[32];
+	size_t n, off, end;
+	int64_t start;
+	char body[128], hex[65], key[4], *q, *s, *chunk;
+	const char *who = rd->who ? rd->who : rd->id;
+	const char *nonce_hex;
+	unsigned int i;
+	int st;
+
+	snprintf(body, sizeof(body), "{\"agent_id\":\"%s\"}", rd->id);
+	assert_int_equal(
+		vh_req(h, who, "POST", "/v1/attestation/challenge", body, &js),
+		201);
+	snprintf(rd->nonce_out, sizeof(rd->nonce_out), "%s",
+		 rd->nonce ? rd->nonce : vh_jstr(js, "nonce"));
+	nonce_hex = rd->nonce_out;
+	assert_int_equal(att_hex_decode(nonce_hex, strlen(nonce_hex), nonce,
+					sizeof(nonce), &n),
+			 0);
+	logs = vh_jget(js, "logs");
+	start = rd->start >= 0 ? rd->start
+			       : vh_jint(json_object_array_get_idx(logs, 0),
+					 "next_entry");
+	json_object_put(js);
+
+	/* Quote, then read the logs: the order the agent uses. */
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x7ff);
+	att_buf_init(&attest_b, 0);
+	att_buf_init(&sig, 0);
+	assert_int_equal(
+		agent_tpm_quote(h->tpm, nonce, n, &sel, &attest_b, &sig), 0);
+	att_pcrs_clear(&pv);
+	assert_int_equal(agent_tpm_pcr_read(h->tpm, &sel, &pv), 0);
+	if (rd->after_quote)
+		rd->after_quote();
+
+	o = json_object_new_object();
+	json_object_object_add(
+		o, "agent_id",
+		json_object_new_string(rd->ev_id ? rd->ev_id : rd->id));
+	json_object_object_add(o, "nonce", json_object_new_string(nonce_hex));
+	q = vh_b64(attest_b.data, attest_b.len);
+	s = vh_b64(sig.data, sig.len);
+	json_object_object_add(o, "quote", json_object_new_string(q));
+	json_object_object_add(o, "signature", json_object_new_string(s));
+	free(q);
+	free(s);
+	pcrs = json_object_new_object();
+	bank = json_object_new_object();
+	for (i = 0; i <= 10; i++) {
+		att_hex_encode(att_pcrs_get(&pv, ATT_HASH_SHA256, i), 32, hex);
+		snprintf(key, sizeof(key), "%u", i);
+		json_object_object_add(bank, key, json_object_new_string(hex));
+	}
+	json_object_object_add(pcrs, "sha256", bank);
+	json_object_object_add(o, "pcrs", pcrs);
+	off = vh_entry_offset(h, (uint64_t)start);
+	end = rd->upto >= 0 ? vh_entry_offset(h, (uint64_t)rd->upto)
+			    : h->log.len;
+	chunk = NULL;
+	if (end > off) {
+		uint8_t *cp = malloc(end - off);
+
+		memcpy(cp, h->log.data + off, end - off);
+		if (rd->tamper_at)
+			cp[rd->tamper_at] ^= 0x01;
+		chunk = vh_b64(cp, end - off);
+		free(cp);
+	}
+	logs = json_object_new_array();
+	log = json_object_new_object();
+	json_object_object_add(log, "name", json_object_new_string("ima"));
+	json_object_object_add(log, "start", json_object_new_int64(start));
+	json_object_object_add(log, "entries",
+			       json_object_new_string(chunk ? chunk : ""));
+	free(chunk);
+	json_object_array_add(logs, log);
+	json_object_object_add(o, "logs", logs);
+	if (rd->uefi) {
+		chunk = vh_b64(rd->uefi->data, rd->uefi->len);
+		json_object_object_add(o, "uefi_log",
+				       json_object_new_string(chunk));
+		free(chunk);
+	}
+	if (rd->vp)
+		h->vp = rd->vp;
+	st = 0;
+	*result = NULL;
+	if (!rd->no_send)
+		st = vh_req(h, who, "POST", "/v1/attestation/evidence",
+			    json_object_to_json_string(o), result);
+	h->vp = keep;
+	if (rd->body_out)
+		free(rd->body_out);
+	rd->body_out = strdup(json_object_to_json_string(o));
+	json_object_put(o);
+	att_buf_release(&attest_b);
+	att_buf_release(&sig);
+	return st;
+}

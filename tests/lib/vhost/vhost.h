@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * vhost.h - one simulated attested host driving a real attest-verifier
+ * in integration tests: a real swtpm through the agent's TPM layer, an
+ * IMA list built the way the kernel writes it and extended into the
+ * swtpm's PCR 10 (sha1 and sha256 banks), enrollment through the real
+ * protocol, and challenge/evidence rounds that can be bent (another
+ * agent's id, a foreign nonce, a tampered or truncated list, another
+ * replica). The helpers fail the running cmocka test on any surprise.
+ */
+#ifndef ATTEST_TEST_VHOST_H
+#define ATTEST_TEST_VHOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "attest/buf.h"
+
+struct att_vproc;
+struct att_swtpm;
+struct agent_tpm;
+struct att_pg;
+
+#define VH_AK_HANDLE 0x81010010u
+
+struct vh_host {
+	char dir[64];	       /* scratch directory with the test PKI */
+	char db[128];	       /* the verifier's --database */
+	struct att_vproc *vp;  /* the verifier requests go to */
+	struct att_swtpm *sw;  /* this host's TPM */
+	struct agent_tpm *tpm; /* open on sw */
+	struct att_pg *pg;     /* the PostgreSQL run; NULL: SQLite */
+	struct att_buf log;    /* the host's IMA list, as the kernel has it */
+	uint64_t nentries;
+	int no_schema; /* skip the schema checks (a python run each) */
+};
+
+/*
+ * One request to h->vp as `who` (a certificate name in h->dir, NULL:
+ * none); the answer (and an accepted body) must match its schema (unless
+ * h->no_schema) and be JSON, returned in *js. Returns the HTTP status.
+ */
+int vh_req(struct vh_host *h, const char *who, const char *method,
+	   const char *path, const char *body, struct json_object **js);
+
+struct json_object *vh_jget(struct json_object *o, const char *k);
+const char *vh_jstr(struct json_object *o, const char *k);
+int64_t vh_jint(struct json_object *o, const char *k);
+/* malloc'd base64 of p[0..n). */
+char *vh_b64(const void *p, size_t n);
+
+/* Measures a file: appends its ima-ng record and extends PCR 10. */
+void vh_measure(struct vh_host *h, const char *path, const char *content);
+/* A new boot: the list restarts with boot_aggregate over PCRs 0-9. */
+void vh_boot(struct vh_host *h);
+/* Byte offset of entry idx in h->log. */
+size_t vh_entry_offset(const struct vh_host *h, uint64_t idx);
+
+/* Enrolls id with the EK (RSA) and AK of tpm; writes DIR/ID.pem/.key. */
+void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id);
+
+struct vh_round {
+	const char *who;   /* certificate used (default the agent) */
+	const char *id;	   /* agent_id in the bodies */
+	const char *ev_id; /* agent_id in the evidence (default id) */
+	const char *nonce; /* use this nonce instead of the challenge's */
+	void (*after_quote)(void); /* the host measures more meanwhile */
+	int64_t start;		   /* -1: the challenge's next_entry */
+	int64_t upto;		   /* entries to send, -1: all */
+	size_t tamper_at;	   /* flip a byte at this offset of the chunk */
+	struct att_vproc *vp;	   /* another verifier for the evidence */
+	const struct att_buf *uefi; /* a UEFI event log to send */
+	int no_send;		    /* build the evidence body only */
+	char *body_out;		    /* receives the evidence body (malloc) */
+	char nonce_out[80];
+};
+
+/*
+ * Challenge, quote, evidence. Returns the evidence's HTTP status with
+ * the answer in *result (with no_send: 0, *result NULL, body_out set).
+ */
+int vh_attest(struct vh_host *h, struct vh_round *rd,
+	      struct json_object **result);
+
+#endif
