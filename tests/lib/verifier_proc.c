@@ -107,17 +107,17 @@ static void nap(void)
 }
 
 /*
- * Under ATT_VALGRIND=1 every verifier runs in valgrind (memcheck, leaks
- * of kind definite/possible and any error -> exit status 99, which the
- * tests' att_vproc_stop() checks as they check a clean exit).
+ * Under ATT_VALGRIND=1 every verifier runs in valgrind (memcheck: any
+ * error or a definite, indirect or possible leak -> exit status 99, which
+ * the tests' att_vproc_stop() sees as they see any unclean exit).
  */
 static const char *const vp_valgrind[] = {
 	"valgrind",
 	"-q",
 	"--error-exitcode=99",
 	"--leak-check=full",
-	"--errors-for-leak-kinds=definite,possible",
-	"--show-leak-kinds=definite,possible",
+	"--errors-for-leak-kinds=definite,indirect,possible",
+	"--show-leak-kinds=definite,indirect,possible",
 	NULL};
 
 int att_vproc_start(const char *dir, const char *db, const char *const *extra,
