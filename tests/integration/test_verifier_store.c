@@ -204,6 +204,33 @@ static void test_agents_concurrency(void **state)
 						       "host-2", who,
 						       sizeof(who)),
 				 ATT_E_NOT_FOUND);
+		/*
+		 * One EK, one identity, enforced by the database: the same
+		 * EK under another id cannot be stored even by a writer that
+		 * looked it up before the first was stored.
+		 */
+		att_agent_rec_init(&c);
+		snprintf(c.id, sizeof(c.id), "host-2");
+		snprintf(c.state, sizeof(c.state), "enrolling");
+		c.ek_pub = malloc(sizeof(ek));
+		memcpy(c.ek_pub, ek, sizeof(ek));
+		c.ek_pub_len = sizeof(ek);
+		assert_int_equal(att_store_agent_insert(s2, &c), ATT_E_EXISTS);
+		assert_int_equal(att_store_agent_get(s1, "host-2", &b),
+				 ATT_E_NOT_FOUND);
+		/* Another EK is fine, and agents without one too. */
+		c.ek_pub[4] = 5;
+		assert_int_equal(att_store_agent_insert(s2, &c), 0);
+		assert_int_equal(att_store_agent_delete(s1, "host-2"), 0);
+		free(c.ek_pub);
+		c.ek_pub = NULL;
+		c.ek_pub_len = 0;
+		assert_int_equal(att_store_agent_insert(s2, &c), 0);
+		snprintf(c.id, sizeof(c.id), "host-3");
+		assert_int_equal(att_store_agent_insert(s1, &c), 0);
+		assert_int_equal(att_store_agent_delete(s1, "host-2"), 0);
+		assert_int_equal(att_store_agent_delete(s1, "host-3"), 0);
+		att_agent_rec_release(&c);
 	}
 
 	assert_int_equal(att_store_agent_get(s2, "host-1", &b), 0);

@@ -244,6 +244,27 @@ static int enroll_check(struct ver_req *rq, struct ver_resp *rs,
 	return 0;
 }
 
+/*
+ * The insert of a new agent hit a unique key: another enrollment stored
+ * the same id, or the same EK under another id, since they were looked up.
+ */
+static void enroll_conflict(struct ver_req *rq, struct ver_resp *rs,
+			    const struct att_agent_rec *a)
+{
+	char other[sizeof(a->id)];
+
+	if (att_store_agent_by_ek(rq->ctx->store, a->ek_pub, a->ek_pub_len,
+				  a->id, other, sizeof(other)) == 0) {
+		ver_error(rs, 409, "ek_in_use",
+			  "this EK is enrolled as agent '%s' (delete that "
+			  "agent first)",
+			  other);
+		return;
+	}
+	ver_error(rs, 409, "conflict",
+		  "agent '%s' was enrolled concurrently; try again", a->id);
+}
+
 static int enroll_start(struct ver_req *rq, struct ver_resp *rs)
 {
 	struct json_object *req = NULL, *o;
@@ -337,6 +358,11 @@ static int enroll_start(struct ver_req *rq, struct ver_resp *rs)
 	a.cert_fpr[0] = '\0';
 	rc = existing ? att_store_agent_update(rq->ctx->store, &a)
 		      : att_store_agent_insert(rq->ctx->store, &a);
+	if (rc == ATT_E_EXISTS) {
+		/* Lost a race: this id, or this EK under another id. */
+		enroll_conflict(rq, rs, &a);
+		goto out;
+	}
 	if (rc) {
 		ver_store_error(rs, rc, "agent");
 		goto out;

@@ -28,7 +28,7 @@
 struct att_store;
 
 /* The schema version this build creates and expects. */
-#define ATT_STORE_SCHEMA_VERSION 3
+#define ATT_STORE_SCHEMA_VERSION 4
 
 int att_store_open(const char *url, struct att_store **out);
 void att_store_free(struct att_store *s);

@@ -42,6 +42,13 @@ static const char *const pg_migrations[] = {
 	"ALTER TABLE agents ADD COLUMN tpm_clock BIGINT NOT NULL DEFAULT 0;",
 	/* 3: one identity per EK is checked at every enrollment */
 	"CREATE INDEX agents_ek ON agents (ek_pub);",
+	/*
+	 * 4: ... and enforced by the database, so that two enrollments of
+	 * one EK under two ids at once (or on two replicas) cannot both
+	 * be stored. Refused while two agents share an EK: delete one.
+	 */
+	"DROP INDEX agents_ek;"
+	"CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);",
 };
 
 #define PG_NMIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))

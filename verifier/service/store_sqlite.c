@@ -40,6 +40,13 @@ static const char *const sq_migrations[] = {
 	"ALTER TABLE agents ADD COLUMN tpm_clock INTEGER NOT NULL DEFAULT 0;",
 	/* 3: one identity per EK is checked at every enrollment */
 	"CREATE INDEX agents_ek ON agents (ek_pub);",
+	/*
+	 * 4: ... and enforced by the database, so that two enrollments of
+	 * one EK under two ids at once (or on two replicas) cannot both
+	 * be stored. Refused while two agents share an EK: delete one.
+	 */
+	"DROP INDEX agents_ek;"
+	"CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);",
 };
 
 #define SQ_NMIGRATIONS ((int)(sizeof(sq_migrations) / sizeof(sq_migrations[0])))

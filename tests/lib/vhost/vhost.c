@@ -175,17 +175,12 @@ static char *make_csr(struct vh_host *h, const char *id)
 	return pem;
 }
 
-/* Enrolls id with the EK and AK of tpm. */
-void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id)
+char *vh_enroll_body(struct vh_host *h, struct agent_tpm *tpm, const char *id)
 {
 	struct att_buf ek, cert, ak;
-	struct json_object *js, *o;
-	struct att_cred cred;
-	uint8_t secret[64];
-	size_t slen, n;
-	char *e, *c, *a, *csr, body[8192], path[256], sb[128];
-	const char *s;
-	FILE *f;
+	struct json_object *js;
+	char *e, *c, *a, *body;
+	size_t n;
 
 	att_buf_init(&ek, 0);
 	att_buf_init(&cert, 0);
@@ -199,7 +194,10 @@ void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id)
 	e = vh_b64(ek.data, ek.len);
 	c = vh_b64(cert.data, cert.len);
 	a = vh_b64(ak.data, ak.len);
-	snprintf(body, sizeof(body),
+	n = strlen(e) + strlen(c) + strlen(a) + 512;
+	body = malloc(n);
+	assert_non_null(body);
+	snprintf(body, n,
 		 "{\"agent_id\":\"%s\",\"token\":\"%s\",\"ek_public\":\"%s\","
 		 "\"ek_cert\":\"%s\",\"ak_public\":\"%s\"}",
 		 id, vh_jstr(js, "token"), e, c, a);
@@ -207,42 +205,83 @@ void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id)
 	free(e);
 	free(c);
 	free(a);
-	assert_int_equal(vh_req(h, NULL, "POST", "/v1/enroll", body, &js), 200);
+	att_buf_release(&ek);
+	att_buf_release(&cert);
+	att_buf_release(&ak);
+	return body;
+}
+
+int vh_activate_cred(struct agent_tpm *tpm, struct json_object *challenge,
+		     uint8_t *secret, size_t cap, size_t *slen)
+{
+	struct att_cred cred;
+	const char *s;
+	size_t n;
+
 	memset(&cred, 0, sizeof(cred));
-	s = vh_jstr(js, "credential_blob");
+	s = vh_jstr(challenge, "credential_blob");
 	assert_int_equal(att_b64_decode(s, strlen(s), cred.blob.credential,
 					sizeof(cred.blob.credential), &n),
 			 0);
 	cred.blob.size = (uint16_t)n;
-	s = vh_jstr(js, "encrypted_secret");
+	s = vh_jstr(challenge, "encrypted_secret");
 	assert_int_equal(att_b64_decode(s, strlen(s), cred.secret.secret,
 					sizeof(cred.secret.secret), &n),
 			 0);
 	cred.secret.size = (uint16_t)n;
-	json_object_put(js);
-	assert_int_equal(agent_tpm_activate(tpm, AGENT_KEY_RSA, &cred, secret,
-					    sizeof(secret), &slen),
-			 0);
+	return agent_tpm_activate(tpm, AGENT_KEY_RSA, &cred, secret, cap, slen);
+}
+
+char *vh_activate_body(struct vh_host *h, const char *id, const uint8_t *secret,
+		       size_t slen)
+{
+	struct json_object *o = json_object_new_object();
+	char sb[128], *csr, *out;
+
+	assert_true(att_b64_enclen(slen) < sizeof(sb));
 	csr = make_csr(h, id);
 	att_b64_encode(secret, slen, sb);
-	o = json_object_new_object();
 	json_object_object_add(o, "agent_id", json_object_new_string(id));
 	json_object_object_add(o, "secret", json_object_new_string(sb));
 	json_object_object_add(o, "csr", json_object_new_string(csr));
 	free(csr);
-	assert_int_equal(vh_req(h, NULL, "POST", "/v1/enroll/activate",
-				json_object_to_json_string(o), &js),
-			 200);
+	out = strdup(json_object_to_json_string(o));
+	assert_non_null(out);
 	json_object_put(o);
+	return out;
+}
+
+void vh_save_cert(struct vh_host *h, const char *id, const char *pem)
+{
+	char path[256];
+	FILE *f;
+
 	snprintf(path, sizeof(path), "%s/%s.pem", h->dir, id);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs(vh_jstr(js, "certificate"), f);
+	fputs(pem, f);
 	fclose(f);
+}
+
+void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id)
+{
+	struct json_object *js;
+	uint8_t secret[64];
+	size_t slen;
+	char *body;
+
+	body = vh_enroll_body(h, tpm, id);
+	assert_int_equal(vh_req(h, NULL, "POST", "/v1/enroll", body, &js), 200);
+	free(body);
+	assert_int_equal(
+		vh_activate_cred(tpm, js, secret, sizeof(secret), &slen), 0);
 	json_object_put(js);
-	att_buf_release(&ek);
-	att_buf_release(&cert);
-	att_buf_release(&ak);
+	body = vh_activate_body(h, id, secret, slen);
+	assert_int_equal(
+		vh_req(h, NULL, "POST", "/v1/enroll/activate", body, &js), 200);
+	free(body);
+	vh_save_cert(h, id, vh_jstr(js, "certificate"));
+	json_object_put(js);
 }
 
 int vh_attest(struct vh_host *h, struct vh_round *rd,

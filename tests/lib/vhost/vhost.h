@@ -60,6 +60,16 @@ size_t vh_entry_offset(const struct vh_host *h, uint64_t idx);
 
 /* Enrolls id with the EK (RSA) and AK of tpm; writes DIR/ID.pem/.key. */
 void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id);
+/* Its steps: the POST /v1/enroll body with a new token (malloc'd)... */
+char *vh_enroll_body(struct vh_host *h, struct agent_tpm *tpm, const char *id);
+/* ... TPM2_ActivateCredential of the answer (0 or the TPM layer's error) */
+int vh_activate_cred(struct agent_tpm *tpm, struct json_object *challenge,
+		     uint8_t *secret, size_t cap, size_t *slen);
+/* ... the activate body with a new key DIR/ID.key and its CSR ... */
+char *vh_activate_body(struct vh_host *h, const char *id, const uint8_t *secret,
+		       size_t slen);
+/* ... and the certificate saved as DIR/ID.pem. */
+void vh_save_cert(struct vh_host *h, const char *id, const char *pem);
 
 struct vh_round {
 	const char *who;   /* certificate used (default the agent) */

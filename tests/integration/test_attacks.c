@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * test_attacks.c - attacks on the verifier's front door, with the real
+ * attest-verifier over TLS (SQLite; PostgreSQL with two replicas) and
+ * real swtpms through the agent's TPM layer.
+ *
+ * - Every route of schemas/openapi.yaml (the test checks that its table
+ *   is the whole API) without a client certificate, with a certificate
+ *   from an unknown CA, with an agent certificate on admin routes and the
+ *   admin certificate on agent routes: 401/403 with the role's error
+ *   code, and nothing stored changes.
+ * - 50 enrollments of one EK under 50 ids at once (on PostgreSQL spread
+ *   over two replicas): exactly one wins, 49 get 409 ek_in_use.
+ * - 50 re-enrollments of one id with its EK at once: every answer is a
+ *   challenge or 409 conflict; the one pending secret stored is the one
+ *   of a challenge that was answered, its activation alone yields a
+ *   certificate, and that certificate works.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+#include <openssl/crypto.h>
+
+#include "../../verifier/service/store.h"
+#include "attest/buf.h"
+#include "pg_cluster.h"
+#include "swtpm.h"
+#include "tpm.h"
+#include "verifier_http.h"
+#include "verifier_proc.h"
+#include "vhost/vhost.h"
+
+#define RACE_N 50
+
+static struct vh_host F;
+static struct att_vproc *V2; /* a second replica (PostgreSQL only) */
+
+static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
+
+/* ---- fixture ---- */
+
+static int setup(int use_pg)
+{
+	struct json_object *js;
+	int created;
+
+	memset(&F, 0, sizeof(F));
+	V2 = NULL;
+	snprintf(F.dir, sizeof(F.dir), "/tmp/att-attack-XXXXXX");
+	if (!mkdtemp(F.dir))
+		return -1;
+	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
+	if (use_pg) {
+		if (att_pg_start(&F.pg)) {
+			fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
+			return -1;
+		}
+		snprintf(F.db, sizeof(F.db), "%s", att_pg_url(F.pg));
+	}
+	att_buf_init(&F.log, 0);
+	/* Hundreds of requests: the schemas are test_verifier_*'s. */
+	F.no_schema = 1;
+	if (att_pki_init(F.dir)) {
+		fprintf(stderr, "FATAL: cannot make the test PKI\n");
+		return -1;
+	}
+	if (att_swtpm_start(&F.sw) ||
+	    agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm) ||
+	    agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
+				VH_AK_HANDLE, &created)) {
+		fprintf(stderr, "FATAL: no swtpm with an AK\n");
+		return -1;
+	}
+	if (att_vproc_start(F.dir, F.db, extra, &F.vp) ||
+	    (use_pg && att_vproc_start(F.dir, F.db, extra, &V2))) {
+		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
+		return -1;
+	}
+	vh_enroll(&F, F.tpm, "host-1");
+	if (vh_req(&F, "admin", "POST", "/v1/whitelists",
+		   "{\"name\":\"base\",\"whitelist\":{\"digests\":{}}}",
+		   &js) != 201)
+		return -1;
+	json_object_put(js);
+	if (vh_req(&F, "admin", "PUT", "/v1/agents/host-1/whitelist",
+		   "{\"name\":\"base\"}", &js) != 200)
+		return -1;
+	json_object_put(js);
+	return 0;
+}
+
+static int setup_sqlite(void **state)
+{
+	(void)state;
+	return setup(0);
+}
+
+static int setup_pg(void **state)
+{
+	(void)state;
+	return setup(1);
+}
+
+static int teardown(void **state)
+{
+	char cmd[160];
+	int st, rc = 0;
+
+	(void)state;
+	if (F.vp && att_vproc_stop(F.vp, &st) == 0 && st != 0)
+		rc = -1;
+	if (V2 && att_vproc_stop(V2, &st) == 0 && st != 0)
+		rc = -1;
+	att_vproc_free(F.vp);
+	att_vproc_free(V2);
+	agent_tpm_free(F.tpm);
+	att_swtpm_free(F.sw);
+	att_pg_free(F.pg);
+	att_buf_release(&F.log);
+	if (!getenv("ATT_KEEP")) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
+		if (system(cmd))
+			rc = -1;
+	}
+	return rc;
+}
+
+/* ---- every route needs its role ---- */
+
+enum role { R_OPEN, R_ADMIN, R_AGENT };
+
+struct route {
+	const char *method, *tmpl, *path, *body;
+	enum role role;
+};
+
+static const char evidence_body[] =
+	"{\"agent_id\":\"host-1\",\"nonce\":"
+	"\"00000000000000000000000000000000000000000000000000000000000000"
+	"00\",\"quote\":\"AA==\",\"signature\":\"AA==\",\"pcrs\":{\"sha256\":"
+	"{\"10\":\"000000000000000000000000000000000000000000000000000000000"
+	"0000000\"}},\"logs\":[{\"name\":\"ima\",\"start\":0,\"entries\":"
+	"\"\"}]}";
+
+static const struct route routes[] = {
+	{"GET", "/healthz", "/healthz", NULL, R_OPEN},
+	{"GET", "/metrics", "/metrics", NULL, R_ADMIN},
+	{"GET", "/v1/whitelists", "/v1/whitelists", NULL, R_ADMIN},
+	{"POST", "/v1/whitelists", "/v1/whitelists",
+	 "{\"name\":\"evil\",\"whitelist\":{\"digests\":{}}}", R_ADMIN},
+	{"GET", "/v1/whitelists/{name}", "/v1/whitelists/base", NULL, R_ADMIN},
+	{"PUT", "/v1/whitelists/{name}", "/v1/whitelists/base",
+	 "{\"whitelist\":{\"digests\":{}}}", R_ADMIN},
+	{"DELETE", "/v1/whitelists/{name}", "/v1/whitelists/base", NULL,
+	 R_ADMIN},
+	{"GET", "/v1/agents", "/v1/agents", NULL, R_ADMIN},
+	{"GET", "/v1/agents/{id}", "/v1/agents/host-1", NULL, R_ADMIN},
+	{"DELETE", "/v1/agents/{id}", "/v1/agents/host-1", NULL, R_ADMIN},
+	{"PUT", "/v1/agents/{id}/whitelist", "/v1/agents/host-1/whitelist",
+	 "{\"name\":\"base\"}", R_ADMIN},
+	{"POST", "/v1/enrollment/tokens", "/v1/enrollment/tokens", "{}",
+	 R_ADMIN},
+	{"POST", "/v1/enroll", "/v1/enroll", NULL, R_OPEN},
+	{"POST", "/v1/enroll/activate", "/v1/enroll/activate", NULL, R_OPEN},
+	{"POST", "/v1/attestation/challenge", "/v1/attestation/challenge",
+	 "{\"agent_id\":\"host-1\"}", R_AGENT},
+	{"POST", "/v1/attestation/evidence", "/v1/attestation/evidence",
+	 evidence_body, R_AGENT},
+	{"GET", "/v1/fleet", "/v1/fleet", NULL, R_ADMIN},
+	{"POST", "/v1/check", "/v1/check",
+	 "{\"whitelist\":{\"name\":\"base\"},\"log\":\"\"}", R_ADMIN},
+};
+
+#define NROUTES (sizeof(routes) / sizeof(routes[0]))
+
+/* Every (method, path) of the OpenAPI file is in routes, and back. */
+static void check_route_table(void)
+{
+	char p[512], line[512], path[128] = "";
+	int seen[NROUTES] = {0};
+	size_t i, n = 0;
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/schemas/openapi.yaml", getenv("ATT_SRC"));
+	f = fopen(p, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		char m[16];
+		int found = 0;
+
+		if (!strncmp(line, "  /", 3)) {
+			snprintf(path, sizeof(path), "%.*s",
+				 (int)strcspn(line + 2, ":"), line + 2);
+			continue;
+		}
+		if (!path[0] || sscanf(line, "    %15[a-z]:", m) != 1 ||
+		    line[4] == ' ')
+			continue;
+		if (strcmp(m, "get") && strcmp(m, "post") && strcmp(m, "put") &&
+		    strcmp(m, "delete") && strcmp(m, "patch"))
+			continue;
+		for (i = 0; m[i]; i++)
+			m[i] = (char)(m[i] - 'a' + 'A');
+		for (i = 0; i < NROUTES; i++)
+			if (!strcmp(routes[i].method, m) &&
+			    !strcmp(routes[i].tmpl, path)) {
+				seen[i] = found = 1;
+				n++;
+			}
+		if (!found)
+			fail_msg("%s %s of the OpenAPI file is not tested", m,
+				 path);
+	}
+	fclose(f);
+	for (i = 0; i < NROUTES; i++)
+		if (!seen[i])
+			fail_msg("%s %s is not in the OpenAPI file",
+				 routes[i].method, routes[i].tmpl);
+	assert_int_equal(n, NROUTES);
+}
+
+/* What an attacker could have changed, as one string (malloc'd). */
+static char *snapshot(void)
+{
+	static const char *const what[] = {"/v1/whitelists",
+					   "/v1/whitelists/base", "/v1/agents",
+					   "/v1/agents/host-1"};
+	struct json_object *js;
+	struct att_buf b;
+	size_t i;
+	char *out;
+
+	att_buf_init(&b, 0);
+	for (i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		const char *s;
+
+		assert_int_equal(vh_req(&F, "admin", "GET", what[i], NULL, &js),
+				 200);
+		s = json_object_to_json_string(js);
+		att_buf_append(&b, s, strlen(s));
+		json_object_put(js);
+	}
+	att_buf_append(&b, "", 1);
+	out = strdup((char *)b.data);
+	att_buf_release(&b);
+	return out;
+}
+
+static void expect(const struct route *r, const char *who, int status,
+		   const char *code)
+{
+	struct json_object *js;
+	int st;
+
+	st = vh_req(&F, who, r->method, r->path, r->body, &js);
+	if (st != status || strcmp(vh_jstr(js, "code"), code))
+		fail_msg("%s %s as %s: %d %s (want %d %s)", r->method, r->path,
+			 who ? who : "nobody", st,
+			 json_object_to_json_string(js), status, code);
+	json_object_put(js);
+}
+
+static void test_routes_need_their_role(void **state)
+{
+	char *before, *after;
+	size_t i;
+	int checked = 0;
+
+	(void)state;
+	check_route_table();
+	before = snapshot();
+	for (i = 0; i < NROUTES; i++) {
+		const struct route *r = &routes[i];
+
+		if (r->role == R_OPEN)
+			continue;
+		/* TLS without a client certificate; an unknown CA's. */
+		expect(r, NULL, 401, "unauthenticated");
+		expect(r, "rogue", 401, "unauthenticated");
+		if (r->role == R_ADMIN)
+			expect(r, "host-1", 403, "forbidden");
+		else
+			expect(r, "admin", 403, "wrong_agent");
+		checked++;
+	}
+	after = snapshot();
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	fprintf(stderr, "roles: %d routes x 3 callers refused\n", checked);
+}
+
+/* ---- enrollment races ---- */
+
+struct racer {
+	pthread_t th;
+	unsigned int port;
+	char *body;
+	int status;
+	struct json_object *js;
+};
+
+static void *race_one(void *arg)
+{
+	struct racer *r = arg;
+	struct att_vh_resp resp;
+
+	if (att_vh_request(r->port, F.dir, NULL, "POST", "/v1/enroll", r->body,
+			   strlen(r->body), &resp) == 0) {
+		r->status = resp.status;
+		r->js = json_tokener_parse(resp.body);
+		att_vh_resp_release(&resp);
+	}
+	return NULL;
+}
+
+/* All at once; on PostgreSQL every other one goes to the replica. */
+static void race(struct racer *rs)
+{
+	int i;
+
+	for (i = 0; i < RACE_N; i++) {
+		rs[i].port = att_vproc_port(V2 && i % 2 ? V2 : F.vp);
+		assert_int_equal(
+			pthread_create(&rs[i].th, NULL, race_one, &rs[i]), 0);
+	}
+	for (i = 0; i < RACE_N; i++)
+		pthread_join(rs[i].th, NULL);
+}
+
+static void race_free(struct racer *rs)
+{
+	int i;
+
+	for (i = 0; i < RACE_N; i++) {
+		free(rs[i].body);
+		json_object_put(rs[i].js);
+	}
+}
+
+static void test_race_one_ek_many_ids(void **state)
+{
+	struct racer rs[RACE_N];
+	struct att_swtpm *sw2;
+	struct agent_tpm *tpm2;
+	struct json_object *js, *arr;
+	char id[32], path[64];
+	int i, won = -1, created;
+	size_t k, racers = 0;
+
+	(void)state;
+	assert_int_equal(att_swtpm_start(&sw2), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(sw2), &tpm2), 0);
+	assert_int_equal(agent_tpm_ak_ensure(tpm2, AGENT_AK_RSA_RSASSA,
+					     AGENT_KEY_RSA, VH_AK_HANDLE,
+					     &created),
+			 0);
+	memset(rs, 0, sizeof(rs));
+	for (i = 0; i < RACE_N; i++) {
+		snprintf(id, sizeof(id), "race-%d", i);
+		rs[i].body = vh_enroll_body(&F, tpm2, id);
+	}
+	race(rs);
+	for (i = 0; i < RACE_N; i++) {
+		assert_non_null(rs[i].js);
+		if (rs[i].status == 200) {
+			if (won >= 0)
+				fail_msg("race-%d and race-%d both enrolled "
+					 "one EK",
+					 won, i);
+			won = i;
+			continue;
+		}
+		if (rs[i].status != 409 ||
+		    strcmp(vh_jstr(rs[i].js, "code"), "ek_in_use"))
+			fail_msg("race-%d: %d %s", i, rs[i].status,
+				 json_object_to_json_string(rs[i].js));
+	}
+	assert_true(won >= 0);
+	/* One agent record holds the EK. */
+	assert_int_equal(vh_req(&F, "admin", "GET", "/v1/agents", NULL, &js),
+			 200);
+	arr = vh_jget(js, "agents");
+	for (k = 0; k < json_object_array_length(arr); k++)
+		racers += !strncmp(
+			vh_jstr(json_object_array_get_idx(arr, k), "id"),
+			"race-", 5);
+	json_object_put(js);
+	assert_int_equal(racers, 1);
+	snprintf(path, sizeof(path), "/v1/agents/race-%d", won);
+	assert_int_equal(vh_req(&F, "admin", "DELETE", path, NULL, &js), 200);
+	json_object_put(js);
+	race_free(rs);
+	agent_tpm_free(tpm2);
+	att_swtpm_free(sw2);
+}
+
+static void test_race_one_id(void **state)
+{
+	struct racer rs[RACE_N];
+	struct att_swtpm *sw2;
+	struct agent_tpm *tpm2;
+	struct att_store *s;
+	struct att_agent_rec a;
+	struct json_object *js;
+	uint8_t secret[RACE_N][64];
+	size_t slen[RACE_N];
+	int i, answered = 0, conflicts = 0, match = -1, created;
+	char *body;
+
+	(void)state;
+	assert_int_equal(att_swtpm_start(&sw2), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(sw2), &tpm2), 0);
+	assert_int_equal(agent_tpm_ak_ensure(tpm2, AGENT_AK_RSA_RSASSA,
+					     AGENT_KEY_RSA, VH_AK_HANDLE,
+					     &created),
+			 0);
+	memset(rs, 0, sizeof(rs));
+	for (i = 0; i < RACE_N; i++)
+		rs[i].body = vh_enroll_body(&F, tpm2, "racer");
+	race(rs);
+	for (i = 0; i < RACE_N; i++) {
+		assert_non_null(rs[i].js);
+		slen[i] = 0;
+		if (rs[i].status == 200) {
+			answered++;
+			assert_int_equal(vh_activate_cred(tpm2, rs[i].js,
+							  secret[i], 64,
+							  &slen[i]),
+					 0);
+			continue;
+		}
+		if (rs[i].status != 409 ||
+		    strcmp(vh_jstr(rs[i].js, "code"), "conflict"))
+			fail_msg("racer %d: %d %s", i, rs[i].status,
+				 json_object_to_json_string(rs[i].js));
+		conflicts++;
+	}
+	fprintf(stderr, "one id: %d challenges, %d conflicts\n", answered,
+		conflicts);
+	assert_true(answered > 0);
+	/* The one pending secret is one that was handed out. */
+	assert_int_equal(att_store_open(F.db, &s), 0);
+	assert_int_equal(att_store_agent_get(s, "racer", &a), 0);
+	assert_string_equal(a.state, "enrolling");
+	assert_non_null(a.secret);
+	for (i = 0; i < RACE_N; i++)
+		if (slen[i] && slen[i] == a.secret_len &&
+		    !CRYPTO_memcmp(secret[i], a.secret, slen[i])) {
+			assert_int_equal(match, -1);
+			match = i;
+		}
+	att_agent_rec_release(&a);
+	att_store_free(s);
+	assert_true(match >= 0);
+	/* Its activation alone gives a certificate. */
+	body = vh_activate_body(&F, "racer", secret[match], slen[match]);
+	assert_int_equal(
+		vh_req(&F, NULL, "POST", "/v1/enroll/activate", body, &js),
+		200);
+	free(body);
+	vh_save_cert(&F, "racer", vh_jstr(js, "certificate"));
+	json_object_put(js);
+	/* The certificate authenticates as the agent. */
+	assert_int_equal(vh_req(&F, "racer", "POST",
+				"/v1/attestation/challenge",
+				"{\"agent_id\":\"racer\"}", &js),
+			 201);
+	json_object_put(js);
+	/* Every other challenge's secret: nothing pending any more. */
+	for (i = 0; i < RACE_N; i++) {
+		if (!slen[i] || i == match)
+			continue;
+		body = vh_activate_body(&F, "racer", secret[i], slen[i]);
+		assert_int_equal(vh_req(&F, NULL, "POST", "/v1/enroll/activate",
+					body, &js),
+				 409);
+		assert_string_equal(vh_jstr(js, "code"), "not_enrolling");
+		json_object_put(js);
+		free(body);
+	}
+	race_free(rs);
+	agent_tpm_free(tpm2);
+	att_swtpm_free(sw2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_routes_need_their_role),
+		cmocka_unit_test(test_race_one_ek_many_ids),
+		cmocka_unit_test(test_race_one_id),
+	};
+	int fails;
+
+	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
+					    teardown);
+	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
+					     teardown);
+	return fails;
+}
