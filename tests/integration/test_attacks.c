@@ -15,7 +15,15 @@
  *   challenge or 409 conflict; the one pending secret stored is the one
  *   of a challenge that was answered, its activation alone yields a
  *   certificate, and that certificate works.
+ * - Slow and half-open clients (silent TCP connections, a partial TLS
+ *   record, TLS with a request that never ends): others are still
+ *   served meanwhile, and the verifier closes every one of them after
+ *   its request timeout.
  */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,10 +32,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
 #include <openssl/crypto.h>
+#include <openssl/ssl.h>
 
 #include "../../verifier/service/store.h"
 #include "attest/buf.h"
@@ -492,12 +504,132 @@ static void test_race_one_id(void **state)
 	att_swtpm_free(sw2);
 }
 
+/* ---- slow and half-open clients ---- */
+
+#define SLOW_TCP 30
+#define SLOW_TLS 10
+#define SLOW_ALL (SLOW_TCP + 2 * SLOW_TLS)
+
+static int tcp_to(unsigned int port)
+{
+	struct sockaddr_in sa;
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_port = htons((uint16_t)port);
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(connect(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	return fd;
+}
+
+/* Waits (bounded) until the server has closed every fd; returns how many. */
+static int wait_closed(int *fds, int n, int seconds)
+{
+	struct timespec t0, t;
+	char buf[4096];
+	int closed = 0, i;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		for (i = 0; i < n; i++) {
+			struct pollfd p = {.fd = fds[i], .events = POLLIN};
+			ssize_t r;
+
+			if (fds[i] < 0 || poll(&p, 1, 0) != 1)
+				continue;
+			r = recv(fds[i], buf, sizeof(buf), MSG_DONTWAIT);
+			if (r == 0 || (r < 0 && errno != EAGAIN)) {
+				close(fds[i]);
+				fds[i] = -1;
+				closed++;
+			}
+		}
+		if (closed < n)
+			usleep(50000);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while (closed < n && t.tv_sec - t0.tv_sec < seconds);
+	return closed;
+}
+
+static void test_slow_clients(void **state)
+{
+	static const char *const slow[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+					   "--request-timeout", "2", NULL};
+	static const uint8_t partial_record[] = {0x16, 0x03, 0x01,
+						 0x02, 0x00, 0x01};
+	static const char partial_http[] =
+		"GET /healthz HTTP/1.1\r\nHost: x\r\n";
+	struct att_vproc *keep = F.vp, *v;
+	SSL_CTX *ctx;
+	SSL *ssl[SLOW_TLS];
+	struct json_object *js;
+	int fds[SLOW_ALL], i, n = 0, closed;
+
+	(void)state;
+	assert_int_equal(att_vproc_start(F.dir, F.db, slow, &v), 0);
+	ctx = SSL_CTX_new(TLS_client_method());
+	assert_non_null(ctx);
+	SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
+	/* Silent TCP: no ClientHello ever. */
+	for (i = 0; i < SLOW_TCP; i++)
+		fds[n++] = tcp_to(att_vproc_port(v));
+	/* A TLS record header and one byte of its 512. */
+	for (i = 0; i < SLOW_TLS; i++) {
+		fds[n] = tcp_to(att_vproc_port(v));
+		assert_int_equal(
+			send(fds[n], partial_record, sizeof(partial_record), 0),
+			(ssize_t)sizeof(partial_record));
+		n++;
+	}
+	/* TLS done, then a request whose headers never end. */
+	for (i = 0; i < SLOW_TLS; i++) {
+		fds[n] = tcp_to(att_vproc_port(v));
+		ssl[i] = SSL_new(ctx);
+		assert_non_null(ssl[i]);
+		SSL_set_fd(ssl[i], fds[n]);
+		assert_int_equal(SSL_connect(ssl[i]), 1);
+		assert_int_equal(SSL_write(ssl[i], partial_http,
+					   (int)strlen(partial_http)),
+				 (int)strlen(partial_http));
+		n++;
+	}
+	/* Meanwhile everyone else is served. */
+	F.vp = v;
+	assert_int_equal(vh_req(&F, NULL, "GET", "/healthz", NULL, &js), 200);
+	json_object_put(js);
+	assert_int_equal(vh_req(&F, "admin", "GET", "/v1/agents", NULL, &js),
+			 200);
+	json_object_put(js);
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/challenge",
+				"{\"agent_id\":\"host-1\"}", &js),
+			 201);
+	json_object_put(js);
+	/* And every slow one is dropped after its 2 s. */
+	closed = wait_closed(fds, n, 20);
+	fprintf(stderr, "slow clients: %d of %d closed by the verifier\n",
+		closed, n);
+	assert_int_equal(closed, n);
+	assert_int_equal(vh_req(&F, NULL, "GET", "/healthz", NULL, &js), 200);
+	json_object_put(js);
+	F.vp = keep;
+	for (i = 0; i < SLOW_TLS; i++)
+		SSL_free(ssl[i]);
+	SSL_CTX_free(ctx);
+	assert_int_equal(att_vproc_stop(v, &i), 0);
+	assert_int_equal(i, 0);
+	att_vproc_free(v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_routes_need_their_role),
 		cmocka_unit_test(test_race_one_ek_many_ids),
 		cmocka_unit_test(test_race_one_id),
+		cmocka_unit_test(test_slow_clients),
 	};
 	int fails;
 
