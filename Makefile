@@ -7,6 +7,8 @@
 #   make bench      benchmarks against the reference tools and the
 #                   verifier load benchmark (not a test; bench-vm: the
 #                   module's overhead in the VM only)
+#   make soak       1,000 simulated agents for 30 minutes with a verifier
+#                   restart every 5 (bench/soak.sh; not a test)
 #   make kernel-check  W=1, sparse and checkpatch on slim.ko for both kernels
 #   make fuzz       long fuzzing runs (FUZZ_SECONDS=N per target)
 #   make install    install binaries under $(DESTDIR)$(PREFIX)
@@ -23,7 +25,7 @@ SKIP_DEPS ?=
 BUILD = $(MAKE) --no-print-directory -f $(SRC)/mk/build.mk SRC=$(SRC)
 
 .PHONY: all rel san fuzz-build deps check unit integration fuzz-check vm-check \
-	demo bench bench-vm kernel-check fuzz install clean kernel
+	demo bench bench-vm soak kernel-check fuzz install clean kernel
 
 all: rel
 
@@ -70,6 +72,9 @@ bench: deps rel
 
 bench-vm: deps rel
 	@$(SRC)/bench/vm/run.sh $(O)
+
+soak: deps rel
+	@$(SRC)/bench/soak.sh $(O)/rel
 
 kernel-check: deps
 	@$(SRC)/tests/kernel-static.sh $(O)

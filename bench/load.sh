@@ -90,51 +90,9 @@ free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
 }
 
-sh "$SRC/deploy/pki.sh" init "$OUT/pki"
-mkdir -p "$OUT/ekca"
-(umask 077 && openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$OUT/ek-ca.key" 2>/dev/null)
-openssl req -new -x509 -key "$OUT/ek-ca.key" -out "$OUT/ekca/ek-ca.pem" -days 30 \
-	-subj "/O=attest bench TPM vendor/CN=bench EK CA" -sha256 \
-	-addext "basicConstraints=critical,CA:TRUE" \
-	-addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null
-
-# start_verifier NAME DB: starts one, appends its pid to VPIDS and its URL
-# to URLS. --interval 86400: the simulated agents attest as fast as the
-# generator drives them, not on a schedule; with the default 60 s the stale
-# sweep would mark thousands of them stale between their rounds and the
-# run would measure that instead (seen at 10,000 agents).
-start_verifier() {
-	pf=$OUT/$1.port
-	rm -f "$pf"
-	"$V" --listen 127.0.0.1:0 --port-file "$pf" \
-		--tls-cert "$OUT/pki/server.pem" --tls-key "$OUT/pki/server.key" \
-		--admin-ca "$OUT/pki/admin-ca.pem" --agent-ca "$OUT/pki/agent-ca.pem" \
-		--agent-ca-key "$OUT/pki/agent-ca.key" --ek-ca-dir "$OUT/ekca" \
-		--database "$2" --max-connections 30000 --threads "$THREADS" \
-		--max-body 67108864 --request-timeout 600 --nonce-lifetime 300 \
-		--interval 86400 \
-		2>"$OUT/$1.log" &
-	p=$!
-	VPIDS="$VPIDS $p"
-	i=0
-	while [ ! -s "$pf" ]; do
-		i=$((i + 1))
-		if [ $i -gt 300 ] || ! kill -0 "$p" 2>/dev/null; then
-			echo "load.sh: verifier $1 did not start; see $OUT/$1.log" >&2
-			tail -5 "$OUT/$1.log" >&2
-			exit 1
-		fi
-		sleep 0.1
-	done
-	URLS="$URLS --url https://127.0.0.1:$(cat "$pf")"
-	PIDARGS="$PIDARGS --verifier-pid $p"
-}
-
-stop_verifiers() {
-	for p in $VPIDS; do kill -TERM "$p" 2>/dev/null || true; done
-	for p in $VPIDS; do wait "$p" || echo "load.sh: verifier $p exited $?" >&2; done
-	VPIDS=""
-}
+# shellcheck source=bench/verifier-lib.sh
+. "$SRC/bench/verifier-lib.sh"
+bench_pki
 
 start_pg() {
 	PGD=$(mktemp -d /tmp/att-load-pg-XXXXXX)

@@ -99,6 +99,13 @@ static void lg_usage(FILE *f)
 	      "                       (repeatable)\n"
 	      "    --prefix P         agent id prefix (default lg)\n"
 	      "    --timeout S        seconds per request (default 120)\n"
+	      "    --soak S           instead of the measured phases: S "
+	      "seconds at --rate R,\n"
+	      "                       one report line a minute; requests "
+	      "that fail (a\n"
+	      "                       verifier restarting) are counted, not "
+	      "fatal; only a\n"
+	      "                       wrong verdict fails the run\n"
 	      "    --help             this text\n"
 	      "\n"
 	      "OUTPUT\n"
@@ -117,7 +124,7 @@ struct lg_opts {
 	char *urls[LG_MAX_URLS];
 	unsigned int nurls;
 	const char *pki, *ekca_cert, *ekca_key, *prefix;
-	long agents, conc, duration, entries, files, big, timeout;
+	long agents, conc, duration, entries, files, big, timeout, soak;
 	double rate, rate_frac, bad_sig, unknown;
 	int rsa_ek, reconnect;
 	int pids[LG_MAX_PIDS];
@@ -521,6 +528,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		O_PID,
 		O_PREFIX,
 		O_TIMEOUT,
+		O_SOAK,
 		O_HELP,
 	};
 	static const struct option lo[] = {
@@ -543,6 +551,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		{"verifier-pid", 1, NULL, O_PID},
 		{"prefix", 1, NULL, O_PREFIX},
 		{"timeout", 1, NULL, O_TIMEOUT},
+		{"soak", 1, NULL, O_SOAK},
 		{"help", 0, NULL, O_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -610,6 +619,9 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		case O_TIMEOUT:
 			o->timeout = v;
 			break;
+		case O_SOAK:
+			o->soak = v;
+			break;
 		case O_PID:
 			if (o->npids >= LG_MAX_PIDS)
 				return ATT_E_INVAL;
@@ -626,7 +638,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 	if (optind != argc || !o->nurls || !o->pki || !o->ekca_cert ||
 	    !o->ekca_key || o->agents < 1 || o->conc < 1 || o->conc > 1024 ||
 	    o->files < 1 || o->entries < 1 || o->bad_sig + o->unknown > 1 ||
-	    (o->unknown > 0 && o->entries < 2))
+	    (o->unknown > 0 && o->entries < 2) || (o->soak && !(o->rate > 0)))
 		return ATT_E_INVAL;
 	return 0;
 }
@@ -671,6 +683,41 @@ static void lg_report(const char *phase, struct lg_run *r, double secs,
 static int lg_bad(struct lg_run *r)
 {
 	return atomic_load(&r->st.errors) || atomic_load(&r->st.mismatches);
+}
+
+/*
+ * Soak: the open loop for o->soak seconds, a line a minute. Failed
+ * requests are expected while a verifier restarts; wrong verdicts are not.
+ */
+static int lg_soak(const struct lg_opts *o, struct lg_run *r)
+{
+	unsigned long done = 0, errors = 0, wrong = 0;
+	double t0 = lg_now(), left, t, cpu;
+	unsigned int i, minute = 0;
+
+	printf("soak: start, %ld s at %.0f attestations/s\n", o->soak, o->rate);
+	fflush(stdout);
+	while ((left = (double)o->soak - (lg_now() - t0)) > 0.5) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "soak-%u", ++minute);
+		cpu = lg_self_cpu();
+		t = lg_now();
+		lg_phase(r, 2, left < 60 ? left : 60, o->rate);
+		lg_report(name, r, lg_now() - t, NULL, NULL,
+			  lg_self_cpu() - cpu, o->rate);
+		done += atomic_load(&r->st.done);
+		errors += atomic_load(&r->st.errors);
+		wrong += atomic_load(&r->st.mismatches);
+	}
+	printf("result phase=soak agents=%u seconds=%ld attestations=%lu "
+	       "errors=%lu wrong=%lu\n",
+	       r->n, o->soak, done, errors, wrong);
+	for (i = 0; i < r->n; i++)
+		lg_agent_free(r->agents[i]);
+	free(r->agents);
+	free(r->st.lat);
+	return wrong ? ATT_E_VERIFY : 0;
 }
 
 /* Phases: enroll, warm-up, saturation, open loop. */
@@ -756,6 +803,8 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 		       r.n, pa.rss_kb, pb.rss_kb,
 		       (double)(pb.rss_kb - pa.rss_kb) / (double)r.n);
 
+	if (o->soak > 0)
+		return lg_soak(o, &r) || failed ? ATT_E_VERIFY : 0;
 	if (o->duration > 0) {
 		cpu = lg_self_cpu();
 		if (have)
