@@ -15,6 +15,13 @@
  *   challenge or 409 conflict; the one pending secret stored is the one
  *   of a challenge that was answered, its activation alone yields a
  *   certificate, and that certificate works.
+ * - An AK from another TPM enrolled with a genuine EK: the verifier
+ *   answers with a credential for that AK's name sealed to the EK, and
+ *   the attacker cannot open it: not with the EK's TPM and its own AK,
+ *   not with the AK's TPM, not with the foreign AK's public area loaded
+ *   into the EK's TPM (TPM2_LoadExternal); a guessed proof is refused
+ *   and no certificate is issued. The same raw TPM calls with the AK
+ *   that lives there do open it (the control).
  * - Slow and half-open clients (silent TCP connections, a partial TLS
  *   record, TLS with a request that never ends): others are still
  *   served meanwhile, and the verifier closes every one of them after
@@ -40,9 +47,13 @@
 #include <json-c/json.h>
 #include <openssl/crypto.h>
 #include <openssl/ssl.h>
+#include <tss2/tss2_esys.h>
+#include <tss2/tss2_mu.h>
+#include <tss2/tss2_tctildr.h>
 
 #include "../../verifier/service/store.h"
 #include "attest/buf.h"
+#include "attest/codec.h"
 #include "pg_cluster.h"
 #include "swtpm.h"
 #include "tpm.h"
@@ -504,6 +515,238 @@ static void test_race_one_id(void **state)
 	att_swtpm_free(sw2);
 }
 
+/* ---- an AK from another TPM with a genuine EK ---- */
+
+/* The TCG EK template L-1 (RSA 2048), written here independently. */
+static void ek_template_rsa(TPM2B_PUBLIC *t)
+{
+	static const uint8_t policy[32] = {
+		0x83, 0x71, 0x97, 0x67, 0x44, 0x84, 0xb3, 0xf8,
+		0x1a, 0x90, 0xcc, 0x8d, 0x46, 0xa5, 0xd7, 0x24,
+		0xfd, 0x52, 0xd7, 0x6e, 0x06, 0x52, 0x0b, 0x64,
+		0xf2, 0xa1, 0xda, 0x1b, 0x33, 0x14, 0x69, 0xaa};
+	TPMT_PUBLIC *p = &t->publicArea;
+
+	memset(t, 0, sizeof(*t));
+	p->type = TPM2_ALG_RSA;
+	p->nameAlg = TPM2_ALG_SHA256;
+	p->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
+			      TPMA_OBJECT_SENSITIVEDATAORIGIN |
+			      TPMA_OBJECT_ADMINWITHPOLICY |
+			      TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT;
+	p->authPolicy.size = 32;
+	memcpy(p->authPolicy.buffer, policy, 32);
+	p->parameters.rsaDetail.symmetric.algorithm = TPM2_ALG_AES;
+	p->parameters.rsaDetail.symmetric.keyBits.aes = 128;
+	p->parameters.rsaDetail.symmetric.mode.aes = TPM2_ALG_CFB;
+	p->parameters.rsaDetail.scheme.scheme = TPM2_ALG_NULL;
+	p->parameters.rsaDetail.keyBits = 2048;
+	p->unique.rsa.size = 256;
+}
+
+/*
+ * The attacker's own TPM calls on the EK's TPM: TPM2_ActivateCredential
+ * of the challenge with the EK and `ak`: the persistent handle of an AK
+ * there, or 0 to load foreign_ak's public area with TPM2_LoadExternal.
+ * Returns the TSS return code of the first call that failed (0: opened,
+ * the secret in out).
+ */
+static TSS2_RC raw_activate(const char *tcti_conf, uint32_t ak,
+			    const struct att_buf *foreign_ak,
+			    struct json_object *challenge, uint8_t *out,
+			    size_t *outlen)
+{
+	TSS2_TCTI_CONTEXT *tcti = NULL;
+	ESYS_CONTEXT *ectx = NULL;
+	TPMT_SYM_DEF sym = {.algorithm = TPM2_ALG_NULL};
+	TPM2B_SENSITIVE_CREATE sens;
+	TPM2B_PUBLIC tmpl, akpub;
+	TPM2B_DATA outside;
+	TPML_PCR_SELECTION pcrs;
+	TPM2B_ID_OBJECT blob;
+	TPM2B_ENCRYPTED_SECRET secret;
+	TPM2B_DIGEST *info = NULL;
+	ESYS_TR ek = ESYS_TR_NONE, akh = ESYS_TR_NONE, sess = ESYS_TR_NONE;
+	const char *s;
+	size_t n, off = 0;
+	TSS2_RC rc;
+
+	memset(&blob, 0, sizeof(blob));
+	memset(&secret, 0, sizeof(secret));
+	s = vh_jstr(challenge, "credential_blob");
+	assert_int_equal(att_b64_decode(s, strlen(s), blob.credential,
+					sizeof(blob.credential), &n),
+			 0);
+	blob.size = (uint16_t)n;
+	s = vh_jstr(challenge, "encrypted_secret");
+	assert_int_equal(att_b64_decode(s, strlen(s), secret.secret,
+					sizeof(secret.secret), &n),
+			 0);
+	secret.size = (uint16_t)n;
+	assert_int_equal(Tss2_TctiLdr_Initialize(tcti_conf, &tcti), 0);
+	assert_int_equal(Esys_Initialize(&ectx, tcti, NULL), 0);
+	memset(&sens, 0, sizeof(sens));
+	memset(&outside, 0, sizeof(outside));
+	memset(&pcrs, 0, sizeof(pcrs));
+	ek_template_rsa(&tmpl);
+	rc = Esys_CreatePrimary(ectx, ESYS_TR_RH_ENDORSEMENT, ESYS_TR_PASSWORD,
+				ESYS_TR_NONE, ESYS_TR_NONE, &sens, &tmpl,
+				&outside, &pcrs, &ek, NULL, NULL, NULL, NULL);
+	if (rc)
+		goto out;
+	if (ak) {
+		rc = Esys_TR_FromTPMPublic(ectx, ak, ESYS_TR_NONE, ESYS_TR_NONE,
+					   ESYS_TR_NONE, &akh);
+	} else {
+		memset(&akpub, 0, sizeof(akpub));
+		assert_int_equal(Tss2_MU_TPM2B_PUBLIC_Unmarshal(
+					 foreign_ak->data, foreign_ak->len,
+					 &off, &akpub),
+				 0);
+		rc = Esys_LoadExternal(ectx, ESYS_TR_NONE, ESYS_TR_NONE,
+				       ESYS_TR_NONE, NULL, &akpub,
+				       ESYS_TR_RH_NULL, &akh);
+	}
+	if (rc)
+		goto out;
+	rc = Esys_StartAuthSession(ectx, ESYS_TR_NONE, ESYS_TR_NONE,
+				   ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+				   NULL, TPM2_SE_POLICY, &sym, TPM2_ALG_SHA256,
+				   &sess);
+	if (!rc)
+		rc = Esys_PolicySecret(ectx, ESYS_TR_RH_ENDORSEMENT, sess,
+				       ESYS_TR_PASSWORD, ESYS_TR_NONE,
+				       ESYS_TR_NONE, NULL, NULL, NULL, 0, NULL,
+				       NULL);
+	if (!rc)
+		rc = Esys_ActivateCredential(ectx, akh, ek, ESYS_TR_PASSWORD,
+					     sess, ESYS_TR_NONE, &blob, &secret,
+					     &info);
+	if (!rc) {
+		assert_true(info->size <= 64);
+		memcpy(out, info->buffer, info->size);
+		*outlen = info->size;
+		Esys_Free(info);
+	}
+out:
+	if (sess != ESYS_TR_NONE)
+		Esys_FlushContext(ectx, sess);
+	if (akh != ESYS_TR_NONE && !ak)
+		Esys_FlushContext(ectx, akh);
+	if (ek != ESYS_TR_NONE)
+		Esys_FlushContext(ectx, ek);
+	Esys_Finalize(&ectx);
+	Tss2_TctiLdr_Finalize(&tcti);
+	return rc;
+}
+
+static void test_ak_from_another_tpm(void **state)
+{
+	struct att_swtpm *swa, *swb;
+	struct agent_tpm *tpma, *tpmb;
+	struct att_buf ak_b;
+	struct json_object *js, *ch;
+	uint8_t secret[64];
+	size_t slen = 0;
+	char *body, *p;
+	int created;
+	TSS2_RC rc;
+
+	(void)state;
+	/* TPM A: the genuine EK (and an AK of its own); TPM B: the AK. */
+	assert_int_equal(att_swtpm_start(&swa), 0);
+	assert_int_equal(att_swtpm_start(&swb), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(swa), &tpma), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(swb), &tpmb), 0);
+	assert_int_equal(agent_tpm_ak_ensure(tpma, AGENT_AK_RSA_RSASSA,
+					     AGENT_KEY_RSA, VH_AK_HANDLE,
+					     &created),
+			 0);
+	assert_int_equal(agent_tpm_ak_ensure(tpmb, AGENT_AK_RSA_RSASSA,
+					     AGENT_KEY_RSA, VH_AK_HANDLE,
+					     &created),
+			 0);
+	att_buf_init(&ak_b, 0);
+	assert_int_equal(agent_tpm_ak_public(tpmb, &ak_b), 0);
+	/* The enrollment body: TPM A's EK and certificate, B's AK. */
+	body = vh_enroll_body(&F, tpma, "mallory");
+	p = strstr(body, "\"ak_public\":\"");
+	assert_non_null(p);
+	p += strlen("\"ak_public\":\"");
+	{
+		char *bak = vh_b64(ak_b.data, ak_b.len), *nb;
+		size_t n = (size_t)(p - body) + strlen(bak) + 4;
+
+		nb = malloc(n);
+		assert_non_null(nb);
+		snprintf(nb, n, "%.*s%s\"}", (int)(p - body), body, bak);
+		free(bak);
+		free(body);
+		body = nb;
+	}
+	assert_int_equal(vh_req(&F, NULL, "POST", "/v1/enroll", body, &ch),
+			 200);
+	free(body);
+	/* TPM A with its own AK: the credential names another key. */
+	assert_int_not_equal(
+		vh_activate_cred(tpma, ch, secret, sizeof(secret), &slen), 0);
+	/*
+	 * TPM B holds the AK, but the seed is sealed to A's EK (libtpms
+	 * before 0.10 answers a failed decryption with TPM_RC_FAILURE).
+	 */
+	assert_int_not_equal(
+		vh_activate_cred(tpmb, ch, secret, sizeof(secret), &slen), 0);
+	/* B's AK public area loaded into A: still not opened. */
+	agent_tpm_free(tpma);
+	tpma = NULL;
+	rc = raw_activate(att_swtpm_tcti(swa), 0, &ak_b, ch, secret, &slen);
+	fprintf(stderr, "foreign AK via LoadExternal: 0x%x (%s)\n",
+		(unsigned int)rc, rc ? "refused" : "OPENED");
+	/* A public-only object has no authValue to authorize ADMIN with. */
+	assert_int_equal(rc, TPM2_RC_AUTH_UNAVAILABLE);
+	json_object_put(ch);
+	/* A guess is refused, and spends the one try: no certificate. */
+	memset(secret, 0x42, 32);
+	body = vh_activate_body(&F, "mallory", secret, 32);
+	assert_int_equal(
+		vh_req(&F, NULL, "POST", "/v1/enroll/activate", body, &js),
+		403);
+	assert_string_equal(vh_jstr(js, "code"), "bad_proof");
+	json_object_put(js);
+	free(body);
+	assert_int_equal(
+		vh_req(&F, "admin", "GET", "/v1/agents/mallory", NULL, &js),
+		200);
+	assert_string_not_equal(vh_jstr(js, "state"), "registered");
+	json_object_put(js);
+	assert_int_equal(
+		vh_req(&F, "admin", "DELETE", "/v1/agents/mallory", NULL, &js),
+		200);
+	json_object_put(js);
+	/* Control: the same raw calls with A's own AK open its challenge. */
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(swa), &tpma), 0);
+	assert_int_equal(agent_tpm_ak_load_persistent(tpma, VH_AK_HANDLE), 0);
+	body = vh_enroll_body(&F, tpma, "alice");
+	agent_tpm_free(tpma);
+	assert_int_equal(vh_req(&F, NULL, "POST", "/v1/enroll", body, &ch),
+			 200);
+	free(body);
+	assert_int_equal(raw_activate(att_swtpm_tcti(swa), VH_AK_HANDLE, NULL,
+				      ch, secret, &slen),
+			 0);
+	json_object_put(ch);
+	body = vh_activate_body(&F, "alice", secret, slen);
+	assert_int_equal(
+		vh_req(&F, NULL, "POST", "/v1/enroll/activate", body, &js),
+		200);
+	json_object_put(js);
+	free(body);
+	att_buf_release(&ak_b);
+	agent_tpm_free(tpmb);
+	att_swtpm_free(swa);
+	att_swtpm_free(swb);
+}
+
 /* ---- slow and half-open clients ---- */
 
 #define SLOW_TCP 30
@@ -629,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_routes_need_their_role),
 		cmocka_unit_test(test_race_one_ek_many_ids),
 		cmocka_unit_test(test_race_one_id),
+		cmocka_unit_test(test_ak_from_another_tpm),
 		cmocka_unit_test(test_slow_clients),
 	};
 	int fails;
