@@ -22,6 +22,12 @@
  *   into the EK's TPM (TPM2_LoadExternal); a guessed proof is refused
  *   and no certificate is issued. The same raw TPM calls with the AK
  *   that lives there do open it (the control).
+ * - Every way to doctor the IMA list sent with a genuine quote: an entry
+ *   edited, deleted, two swapped, a whitelisted entry inserted, the last
+ *   quoted one cut off: untrusted with the reason in the result, and the
+ *   next honest round is trusted (nothing doctored was kept); fakes
+ *   appended after the quoted entries are reported unverified, never
+ *   verified.
  * - Slow and half-open clients (silent TCP connections, a partial TLS
  *   record, TLS with a request that never ends): others are still
  *   served meanwhile, and the verifier closes every one of them after
@@ -54,6 +60,7 @@
 #include "../../verifier/service/store.h"
 #include "attest/buf.h"
 #include "attest/codec.h"
+#include "imabuild.h"
 #include "pg_cluster.h"
 #include "swtpm.h"
 #include "tpm.h"
@@ -747,6 +754,180 @@ static void test_ak_from_another_tpm(void **state)
 	att_swtpm_free(swb);
 }
 
+/* ---- doctored IMA lists ---- */
+
+#define MAXREC 8
+
+/* Record boundaries of a chunk of binary ima-ng records. */
+static int split(const struct att_buf *c, size_t *off)
+{
+	size_t p = 0;
+	uint32_t n;
+	int k = 0;
+
+	while (p < c->len && k < MAXREC) {
+		off[k++] = p;
+		p += 4 + 20;
+		memcpy(&n, c->data + p, 4);
+		p += 4 + n;
+		memcpy(&n, c->data + p, 4);
+		p += 4 + n;
+	}
+	off[k] = p;
+	return k;
+}
+
+/* Rebuilds c from its records in the order given (-1: the fake one). */
+static void rebuild(struct att_buf *c, const int *order, int n)
+{
+	size_t off[MAXREC + 1];
+	struct att_buf out, td;
+	uint8_t d[32];
+	int i;
+
+	split(c, off);
+	att_buf_init(&out, 0);
+	for (i = 0; i < n; i++) {
+		if (order[i] >= 0) {
+			att_buf_append(&out, c->data + off[order[i]],
+				       off[order[i] + 1] - off[order[i]]);
+			continue;
+		}
+		/* A well-formed record of a whitelisted file. */
+		att_buf_init(&td, 0);
+		ib_hash("sha256", "A", 1, d);
+		ib_dng(&td, "sha256", d, 32);
+		ib_nng(&td, "/usr/bin/a");
+		ib_record(&out, 10, "sha1", "ima-ng", &td, 0);
+		att_buf_release(&td);
+	}
+	c->len = 0;
+	att_buf_append(c, out.data, out.len);
+	att_buf_release(&out);
+}
+
+static void m_delete(struct att_buf *c)
+{
+	static const int o[] = {0, 2};
+
+	rebuild(c, o, 2);
+}
+
+static void m_swap(struct att_buf *c)
+{
+	static const int o[] = {1, 0, 2};
+
+	rebuild(c, o, 3);
+}
+
+static void m_insert(struct att_buf *c)
+{
+	static const int o[] = {0, -1, 1, 2};
+
+	rebuild(c, o, 4);
+}
+
+static void m_cut(struct att_buf *c)
+{
+	static const int o[] = {0, 1};
+
+	rebuild(c, o, 2);
+}
+
+static void m_edit(struct att_buf *c)
+{
+	size_t off[MAXREC + 1];
+
+	split(c, off);
+	/* The last byte of the second record: its file's path. */
+	c->data[off[2] - 2] ^= 0x20;
+}
+
+static void m_append(struct att_buf *c)
+{
+	static const int o[] = {0, 1, 2, -1};
+
+	rebuild(c, o, 4);
+}
+
+static void test_doctored_lists(void **state)
+{
+	static const struct {
+		const char *what;
+		void (*mangle)(struct att_buf *);
+	} bad[] = {
+		{"edited", m_edit},  {"deleted", m_delete},
+		{"swapped", m_swap}, {"inserted", m_insert},
+		{"cut off", m_cut},
+	};
+	struct json_object *res, *log;
+	char body[512], ha[65], hb[65], hc[65];
+	uint8_t d[32];
+	size_t i;
+
+	(void)state;
+	ib_hash("sha256", "A", 1, d);
+	att_hex_encode(d, 32, ha);
+	ib_hash("sha256", "B", 1, d);
+	att_hex_encode(d, 32, hb);
+	ib_hash("sha256", "C", 1, d);
+	att_hex_encode(d, 32, hc);
+	snprintf(body, sizeof(body),
+		 "{\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
+		 "\"/usr/bin/b\":[\"%s\"],\"/usr/bin/c\":[\"%s\"]}}}",
+		 ha, hb, hc);
+	assert_int_equal(
+		vh_req(&F, "admin", "PUT", "/v1/whitelists/base", body, &res),
+		200);
+	json_object_put(res);
+	vh_boot(&F);
+	for (i = 0; i <= sizeof(bad) / sizeof(bad[0]); i++) {
+		struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+		const char *want = "untrusted";
+
+		vh_measure(&F, "/usr/bin/a", "A");
+		vh_measure(&F, "/usr/bin/b", "B");
+		vh_measure(&F, "/usr/bin/c", "C");
+		if (i < sizeof(bad) / sizeof(bad[0]))
+			rd.mangle = bad[i].mangle;
+		else
+			rd.mangle = m_append, want = "trusted";
+		assert_int_equal(vh_attest(&F, &rd, &res), 200);
+		free(rd.body_out);
+		if (strcmp(vh_jstr(res, "state"), want))
+			fail_msg("%s: %s",
+				 i < sizeof(bad) / sizeof(bad[0]) ? bad[i].what
+								  : "appended",
+				 json_object_to_json_string(res));
+		log = json_object_array_get_idx(vh_jget(res, "logs"), 0);
+		if (rd.mangle != m_append) {
+			/* The reason is in the agent's result. */
+			assert_non_null(strstr(json_object_to_json_string(
+						       vh_jget(res, "reasons")),
+					       "log ima:"));
+			assert_false(json_object_get_boolean(
+				vh_jget(log, "replay_matched")));
+		} else {
+			/* 3 quoted entries verified; the fake is not. */
+			assert_int_equal(vh_jint(log, "verified"), 3);
+			assert_int_equal(vh_jint(log, "unverified"), 1);
+		}
+		json_object_put(res);
+		/* The honest list next: trusted, nothing doctored kept. */
+		{
+			struct vh_round ok = {
+				.id = "host-1", .start = -1, .upto = -1};
+
+			assert_int_equal(vh_attest(&F, &ok, &res), 200);
+			free(ok.body_out);
+			if (strcmp(vh_jstr(res, "state"), "trusted"))
+				fail_msg("after %zu: %s", i,
+					 json_object_to_json_string(res));
+			json_object_put(res);
+		}
+	}
+}
+
 /* ---- slow and half-open clients ---- */
 
 #define SLOW_TCP 30
@@ -873,6 +1054,7 @@ int main(void)
 		cmocka_unit_test(test_race_one_ek_many_ids),
 		cmocka_unit_test(test_race_one_id),
 		cmocka_unit_test(test_ak_from_another_tpm),
+		cmocka_unit_test(test_doctored_lists),
 		cmocka_unit_test(test_slow_clients),
 	};
 	int fails;

@@ -353,14 +353,18 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 	end = rd->upto >= 0 ? vh_entry_offset(h, (uint64_t)rd->upto)
 			    : h->log.len;
 	chunk = NULL;
-	if (end > off) {
-		uint8_t *cp = malloc(end - off);
+	if (end > off || rd->mangle) {
+		struct att_buf cp;
 
-		memcpy(cp, h->log.data + off, end - off);
+		att_buf_init(&cp, 0);
+		assert_int_equal(
+			att_buf_append(&cp, h->log.data + off, end - off), 0);
 		if (rd->tamper_at)
-			cp[rd->tamper_at] ^= 0x01;
-		chunk = vh_b64(cp, end - off);
-		free(cp);
+			cp.data[rd->tamper_at] ^= 0x01;
+		if (rd->mangle)
+			rd->mangle(&cp);
+		chunk = cp.len ? vh_b64(cp.data, cp.len) : NULL;
+		att_buf_release(&cp);
 	}
 	logs = json_object_new_array();
 	log = json_object_new_object();

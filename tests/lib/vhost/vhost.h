@@ -80,7 +80,9 @@ struct vh_round {
 	int64_t start;		   /* -1: the challenge's next_entry */
 	int64_t upto;		   /* entries to send, -1: all */
 	size_t tamper_at;	   /* flip a byte at this offset of the chunk */
-	struct att_vproc *vp;	   /* another verifier for the evidence */
+	/* rewrites the chunk of binary records sent (after tamper_at) */
+	void (*mangle)(struct att_buf *chunk);
+	struct att_vproc *vp;	    /* another verifier for the evidence */
 	const struct att_buf *uefi; /* a UEFI event log to send */
 	int no_send;		    /* build the evidence body only */
 	char *body_out;		    /* receives the evidence body (malloc) */
