@@ -28,6 +28,9 @@
  *   next honest round is trusted (nothing doctored was kept); fakes
  *   appended after the quoted entries are reported unverified, never
  *   verified.
+ * - A genuine quote over a PCR selection that omits a PCR the challenge
+ *   asked for (PCR 10 with the IMA list, PCR 0), or adds nothing but
+ *   PCR 10: untrusted, "quoted PCR selection is not the one requested".
  * - Slow and half-open clients (silent TCP connections, a partial TLS
  *   record, TLS with a request that never ends): others are still
  *   served meanwhile, and the verifier closes every one of them after
@@ -928,6 +931,43 @@ static void test_doctored_lists(void **state)
 	}
 }
 
+/* ---- a quote over another PCR selection ---- */
+
+static void test_pcr_selection(void **state)
+{
+	static const uint32_t masks[] = {0x3ff, 0x7fe, 0x400, 0xfff};
+	struct json_object *res;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(masks) / sizeof(masks[0]); i++) {
+		struct vh_round rd = {.id = "host-1",
+				      .start = -1,
+				      .upto = -1,
+				      .sel_mask = masks[i]};
+
+		vh_measure(&F, "/usr/bin/a", "A");
+		assert_int_equal(vh_attest(&F, &rd, &res), 200);
+		free(rd.body_out);
+		if (strcmp(vh_jstr(res, "state"), "untrusted") ||
+		    !strstr(json_object_to_json_string(res),
+			    "quote: quoted PCR selection is not the one "
+			    "requested"))
+			fail_msg("selection 0x%x: %s", masks[i],
+				 json_object_to_json_string(res));
+		json_object_put(res);
+	}
+	/* The selection asked for: trusted again. */
+	{
+		struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+
+		assert_int_equal(vh_attest(&F, &rd, &res), 200);
+		free(rd.body_out);
+		assert_string_equal(vh_jstr(res, "state"), "trusted");
+		json_object_put(res);
+	}
+}
+
 /* ---- slow and half-open clients ---- */
 
 #define SLOW_TCP 30
@@ -1055,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(test_race_one_id),
 		cmocka_unit_test(test_ak_from_another_tpm),
 		cmocka_unit_test(test_doctored_lists),
+		cmocka_unit_test(test_pcr_selection),
 		cmocka_unit_test(test_slow_clients),
 	};
 	int fails;

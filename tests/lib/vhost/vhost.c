@@ -319,7 +319,8 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 
 	/* Quote, then read the logs: the order the agent uses. */
 	memset(&sel, 0, sizeof(sel));
-	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x7ff);
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256,
+			rd->sel_mask ? rd->sel_mask : 0x7ff);
 	att_buf_init(&attest_b, 0);
 	att_buf_init(&sig, 0);
 	assert_int_equal(
@@ -343,6 +344,8 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 	pcrs = json_object_new_object();
 	bank = json_object_new_object();
 	for (i = 0; i <= 10; i++) {
+		if (!att_pcrs_get(&pv, ATT_HASH_SHA256, i))
+			continue; /* not selected (sel_mask) */
 		att_hex_encode(att_pcrs_get(&pv, ATT_HASH_SHA256, i), 32, hex);
 		snprintf(key, sizeof(key), "%u", i);
 		json_object_object_add(bank, key, json_object_new_string(hex));

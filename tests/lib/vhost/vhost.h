@@ -82,6 +82,7 @@ struct vh_round {
 	size_t tamper_at;	   /* flip a byte at this offset of the chunk */
 	/* rewrites the chunk of binary records sent (after tamper_at) */
 	void (*mangle)(struct att_buf *chunk);
+	uint32_t sel_mask;	    /* sha256 PCRs quoted (0: 0-10, as asked) */
 	struct att_vproc *vp;	    /* another verifier for the evidence */
 	const struct att_buf *uefi; /* a UEFI event log to send */
 	int no_send;		    /* build the evidence body only */
