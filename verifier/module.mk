@@ -18,7 +18,8 @@ $(B)/obj/verifier/service/store_pg.o $(B)/obj/verifier/service/store_pg_agents.o
 # (all but main.c); `override` wins over tests/integration/module.mk's
 # defaults, which are read later. Recursive (=): TEST_LIBS may be set later.
 VER_TEST_SRCS := $(filter-out %/main.c,$(VER_SRCS))
-VER_DIRECT_TESTS := test_verifier_store test_verifier_api test_verifier_attest test_attacks
+VER_DIRECT_TESTS := test_verifier_store test_verifier_api test_verifier_attest test_attacks \
+	test_faults
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_SRCS = $(SRC)/tests/integration/$(t).c $$(TESTLIB_SRCS) $(VER_TEST_SRCS)))
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS = $$(TEST_LIBS) $(VER_LIBS)))
 # Verifier tests that drive swtpm through the agent's TPM layer; those

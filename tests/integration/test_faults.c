@@ -17,6 +17,17 @@
  *   flipped; attestation works again afterwards.
  * - One of two verifier replicas killed: a nonce it issued is still good
  *   once on the other, which carries on.
+ * - The SQLite file locked by another process past the busy timeout:
+ *   writes answer 503 `storage_unavailable`, reads are served, nothing
+ *   changes; once the lock goes the same evidence is accepted.
+ * - A TPM reset without a reboot (the TPM power-cycled, the OS and its
+ *   IMA list carry on): the list no longer replays to the fresh PCR 10,
+ *   untrusted; a TPM that lost power without TPM2_Shutdown: its clock is
+ *   not safe, untrusted even with a fresh list and after an orderly
+ *   reboot, until the TPM writes its clock to NV again (TPM2_ClockSet
+ *   past the 2^22 ms boundary here): trusted.
+ * - Whitelist updates racing attestations (on PostgreSQL through two
+ *   replicas): every verdict is the one of the version the result names.
  * - A full disk under the SQLite file (a small tmpfs in the verifier's
  *   own mount namespace, filled up): 503 `storage_unavailable` and never a
  *   wrong verdict while full, reads still served; after space is freed
@@ -39,6 +50,8 @@
 
 #include <cmocka.h>
 #include <json-c/json.h>
+#include <sqlite3.h>
+#include <tss2/tss2_esys.h>
 
 #include "attest/buf.h"
 #include "attest/codec.h"
@@ -119,18 +132,21 @@ static void round_ok(const char *state)
 	json_object_put(res);
 }
 
+/* base: /usr/bin/a ("A") and /usr/bin/x ("X"). */
 static void put_whitelist(void)
 {
-	char body[512], ha[65];
+	char body[512], ha[65], hx[65];
 	struct json_object *js;
 	uint8_t d[32];
 
 	ib_hash("sha256", "A", 1, d);
 	att_hex_encode(d, 32, ha);
+	ib_hash("sha256", "X", 1, d);
+	att_hex_encode(d, 32, hx);
 	snprintf(body, sizeof(body),
 		 "{\"name\":\"base\",\"whitelist\":{\"digests\":"
-		 "{\"/usr/bin/a\":[\"%s\"]}}}",
-		 ha);
+		 "{\"/usr/bin/a\":[\"%s\"],\"/usr/bin/x\":[\"%s\"]}}}",
+		 ha, hx);
 	assert_int_equal(
 		vh_req(&F, "admin", "POST", "/v1/whitelists", body, &js), 201);
 	json_object_put(js);
@@ -365,12 +381,19 @@ static void test_kill_mid_evidence(void **state)
 		pthread_join(s.th, NULL);
 		restart_verifier();
 		agent_now(s1, sizeof(s1), &p1);
-		did = tampered ? !strcmp(s1, "untrusted") : p1 == p0 + 1;
+		/*
+		 * Stored or not: a tampered round flips the state, an honest
+		 * one moves the position to the end of the list (entries of
+		 * an earlier round that was never stored are sent again).
+		 */
+		did = tampered ? !strcmp(s1, "untrusted") : p1 != p0;
 		/* Nothing else is possible. */
 		if (tampered)
 			assert_int_equal(p1, p0);
 		else
 			assert_string_equal(s1, "trusted");
+		if (did && !tampered)
+			assert_int_equal(p1, (int64_t)F.nentries);
 		if (!did) {
 			assert_string_equal(s1, s0);
 			assert_int_equal(p1, p0);
@@ -568,6 +591,247 @@ static void test_replica_killed(void **state)
 	round_ok("trusted");
 }
 
+/* ---- the SQLite file locked by another process ---- */
+
+static void test_sqlite_locked(void **state)
+{
+	struct vh_round rd = {
+		.id = "host-1", .start = -1, .upto = -1, .no_send = 1};
+	struct json_object *js;
+	char s0[32], s1[32];
+	int64_t p0, p1;
+	sqlite3 *db;
+
+	(void)state;
+	if (F.pg)
+		return;
+	agent_now(s0, sizeof(s0), &p0);
+	vh_measure(&F, "/usr/bin/a", "A");
+	vh_attest(&F, &rd, &js);
+	/* Another process takes the write lock and keeps it (> 10 s). */
+	assert_int_equal(sqlite3_open(F.db + strlen("sqlite:"), &db),
+			 SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL),
+			 SQLITE_OK);
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/evidence", rd.body_out, &js),
+			 503);
+	assert_string_equal(vh_jstr(js, "code"), "storage_unavailable");
+	json_object_put(js);
+	/* Reads go on (WAL). */
+	assert_int_equal(
+		vh_req(&F, "admin", "GET", "/v1/agents/host-1", NULL, &js),
+		200);
+	assert_string_equal(vh_jstr(js, "state"), s0);
+	json_object_put(js);
+	assert_int_equal(sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	/* Nothing was taken: the same evidence is good once now. */
+	agent_now(s1, sizeof(s1), &p1);
+	assert_string_equal(s1, s0);
+	assert_int_equal(p1, p0);
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/evidence", rd.body_out, &js),
+			 200);
+	assert_string_equal(vh_jstr(js, "state"), "trusted");
+	json_object_put(js);
+	free(rd.body_out);
+}
+
+/* ---- a TPM reset without a reboot ---- */
+
+/* The TPM power-cycled; orderly: TPM2_Shutdown first, as an OS does. */
+static void tpm_power_cycle(int orderly)
+{
+	if (orderly)
+		assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm),
+					       ESYS_TR_NONE, ESYS_TR_NONE,
+					       ESYS_TR_NONE, TPM2_SU_CLEAR),
+				 TSS2_RC_SUCCESS);
+	agent_tpm_free(F.tpm);
+	F.tpm = NULL;
+	assert_int_equal(att_swtpm_restart(F.sw), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), 0);
+	assert_int_equal(agent_tpm_ak_load_persistent(F.tpm, VH_AK_HANDLE), 0);
+}
+
+static void expect_untrusted(const char *reason, int reboot)
+{
+	struct vh_round rd = {.id = "host-1", .start = 0, .upto = -1};
+	struct json_object *res;
+
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	if (strcmp(vh_jstr(res, "state"), "untrusted") ||
+	    json_object_get_boolean(vh_jget(vh_jget(res, "quote"), "reboot")) !=
+		    reboot ||
+	    !strstr(json_object_to_json_string(res), reason))
+		fail_msg("want untrusted, '%s': %s", reason,
+			 json_object_to_json_string(res));
+	json_object_put(res);
+}
+
+static void test_tpm_reset_without_reboot(void **state)
+{
+	(void)state;
+	/* The TPM reset under a running OS: PCRs reset, the list goes on. */
+	tpm_power_cycle(1);
+	vh_measure(&F, "/usr/bin/a", "A");
+	/* The whole list, as after a reboot: it does not replay. */
+	expect_untrusted("log ima: no prefix of the entries replays", 1);
+	/*
+	 * Without TPM2_Shutdown (power lost): the TPM's clock may have
+	 * gone back; its quotes are refused even with a fresh list.
+	 */
+	tpm_power_cycle(0);
+	vh_boot(&F);
+	vh_measure(&F, "/usr/bin/a", "A");
+	expect_untrusted("quote: TPM clock is not safe", 0);
+	/* An orderly reboot does not make it safe again ... */
+	tpm_power_cycle(1);
+	vh_boot(&F);
+	vh_measure(&F, "/usr/bin/a", "A");
+	expect_untrusted("quote: TPM clock is not safe", 0);
+	/*
+	 * ... the TPM's next write of its clock to NV does (every 2^22 ms
+	 * of TPM time, about 70 minutes; or the owner moves the clock on
+	 * past that boundary with TPM2_ClockSet, done here).
+	 */
+	{
+		ESYS_CONTEXT *e = agent_tpm_esys(F.tpm);
+		TPMS_TIME_INFO *ti = NULL;
+
+		assert_int_equal(Esys_ReadClock(e, ESYS_TR_NONE, ESYS_TR_NONE,
+						ESYS_TR_NONE, &ti),
+				 TSS2_RC_SUCCESS);
+		assert_int_equal(Esys_ClockSet(e, ESYS_TR_RH_OWNER,
+					       ESYS_TR_PASSWORD, ESYS_TR_NONE,
+					       ESYS_TR_NONE,
+					       ti->clockInfo.clock +
+						       (UINT64_C(1) << 23)),
+				 TSS2_RC_SUCCESS);
+		Esys_Free(ti);
+	}
+	round_ok("trusted");
+}
+
+/* ---- whitelist updates racing attestations ---- */
+
+struct wl_flipper {
+	pthread_t th;
+	volatile int stop;
+	int puts;
+	int64_t version; /* the newest; the only writer is this thread */
+	char with_x[512], without_x[512];
+};
+
+static void *flip_whitelist(void *arg)
+{
+	struct wl_flipper *w = arg;
+	struct att_vh_resp r;
+
+	unsigned int seed = 7;
+
+	while (!w->stop) {
+		/* Version N + 1 allows x when it is odd. */
+		const char *b = (w->version + 1) % 2 ? w->with_x : w->without_x;
+
+		if (att_vh_request(att_vproc_port(F.vp), F.dir, "admin", "PUT",
+				   "/v1/whitelists/base", b, strlen(b),
+				   &r) == 0) {
+			if (r.status == 200) {
+				w->puts++;
+				w->version++;
+			}
+			att_vh_resp_release(&r);
+		}
+		/* Out of step with the rounds: both kinds get judged. */
+		sleep_us(rand_r(&seed) % 40000);
+	}
+	return NULL;
+}
+
+static void test_whitelist_update_races(void **state)
+{
+	struct att_vproc *b = NULL, *a = F.vp;
+	struct wl_flipper w;
+	struct json_object *res, *js;
+	char ha[65], hx[65];
+	uint8_t d[32];
+	int i, st, seen[2] = {0, 0};
+	int64_t v;
+
+	(void)state;
+	ib_hash("sha256", "A", 1, d);
+	att_hex_encode(d, 32, ha);
+	ib_hash("sha256", "X", 1, d);
+	att_hex_encode(d, 32, hx);
+	memset(&w, 0, sizeof(w));
+	/* Versions alternate: even ones without /usr/bin/x, odd with. */
+	snprintf(w.without_x, sizeof(w.without_x),
+		 "{\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"]}}}", ha);
+	snprintf(w.with_x, sizeof(w.with_x),
+		 "{\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
+		 "\"/usr/bin/x\":[\"%s\"]}}}",
+		 ha, hx);
+	assert_int_equal(
+		vh_req(&F, "admin", "GET", "/v1/whitelists/base", NULL, &js),
+		200);
+	v = vh_jint(js, "version");
+	json_object_put(js);
+	if (v % 2) {
+		/* Start on an even version. */
+		assert_int_equal(vh_req(&F, "admin", "PUT",
+					"/v1/whitelists/base", w.without_x,
+					&js),
+				 200);
+		json_object_put(js);
+		v++;
+	}
+	w.version = v;
+	if (F.pg)
+		assert_int_equal(att_vproc_start(F.dir, F.db, extra, &b), 0);
+	assert_int_equal(pthread_create(&w.th, NULL, flip_whitelist, &w), 0);
+	for (i = 0; i < 30; i++) {
+		struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+		const char *want;
+
+		/* Every round judges x entries only: pending ones and one
+		 * new; the verdict follows the version used. */
+		vh_measure(&F, "/usr/bin/x", "X");
+		if (b)
+			rd.vp = i % 2 ? b : a;
+		assert_int_equal(vh_attest(&F, &rd, &res), 200);
+		free(rd.body_out);
+		v = vh_jint(vh_jget(res, "whitelist"), "version");
+		want = v % 2 ? "trusted" : "untrusted";
+		seen[v % 2]++;
+		if (strcmp(vh_jstr(res, "state"), want))
+			fail_msg("round %d, version %lld: %s", i, (long long)v,
+				 json_object_to_json_string(res));
+		json_object_put(res);
+	}
+	w.stop = 1;
+	pthread_join(w.th, NULL);
+	fprintf(stderr,
+		"whitelist races: %d updates; %d rounds judged with x "
+		"allowed, %d without\n",
+		w.puts, seen[1], seen[0]);
+	assert_true(w.puts > 0);
+	if (b) {
+		assert_int_equal(att_vproc_stop(b, &st), 0);
+		assert_int_equal(st, 0);
+		att_vproc_free(b);
+	}
+	/* Settle on a version with x: trusted. */
+	assert_int_equal(vh_req(&F, "admin", "PUT", "/v1/whitelists/base",
+				w.with_x, &js),
+			 200);
+	json_object_put(js);
+	round_ok("trusted");
+}
+
 /* ---- a full disk under the SQLite file ---- */
 
 /* Fills the file system of path with a file; returns bytes written. */
@@ -721,6 +985,9 @@ int main(void)
 		cmocka_unit_test(test_kill_mid_evidence),
 		cmocka_unit_test(test_pg_restart_under_load),
 		cmocka_unit_test(test_replica_killed),
+		cmocka_unit_test(test_sqlite_locked),
+		cmocka_unit_test(test_tpm_reset_without_reboot),
+		cmocka_unit_test(test_whitelist_update_races),
 		cmocka_unit_test(test_disk_full),
 	};
 	int fails;
