@@ -84,9 +84,15 @@ static void ak_template(enum agent_ak_type type, TPM2B_PUBLIC *t)
 
 	memset(t, 0, sizeof(*t));
 	p->nameAlg = TPM2_ALG_SHA256;
+	/*
+	 * noDA: the AK has an empty authValue, so dictionary-attack
+	 * protection guards nothing; with it, every power loss while the
+	 * agent runs counts as a failed try, and a few of them lock quotes
+	 * out until the TPM's recovery time passes (seen with swtpm after 3).
+	 */
 	p->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
 			      TPMA_OBJECT_SENSITIVEDATAORIGIN |
-			      TPMA_OBJECT_USERWITHAUTH |
+			      TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA |
 			      TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_SIGN_ENCRYPT;
 	if (type == AGENT_AK_ECC_ECDSA) {
 		p->type = TPM2_ALG_ECC;

@@ -273,6 +273,18 @@ int att_swtpm_stop(struct att_swtpm *s)
 	return ATT_OK;
 }
 
+int att_swtpm_kill(struct att_swtpm *s)
+{
+	int st;
+
+	if (!s || s->pid <= 0)
+		return ATT_E_STATE;
+	kill(s->pid, SIGKILL);
+	waitpid(s->pid, &st, 0);
+	s->pid = 0;
+	return ATT_OK;
+}
+
 int att_swtpm_restart(struct att_swtpm *s)
 {
 	int rc = att_swtpm_stop(s);

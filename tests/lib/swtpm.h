@@ -28,6 +28,8 @@ int att_swtpm_port(const struct att_swtpm *s);
 
 /* Stops swtpm (SIGTERM, then SIGKILL) and waits until its ports are free. */
 int att_swtpm_stop(struct att_swtpm *s);
+/* SIGKILL: the TPM loses power (no TPM2_Shutdown); restart to power on. */
+int att_swtpm_kill(struct att_swtpm *s);
 /* Stops and starts again on the same state: a TPM reboot. */
 int att_swtpm_restart(struct att_swtpm *s);
 
