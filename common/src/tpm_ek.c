@@ -226,6 +226,8 @@ int att_ek_cert_verify(const struct att_ek_ca *ca, X509 *cert,
 		X509_STORE_CTX_free(ctx);
 		return ATT_E_NOMEM;
 	}
+	/* Vendor chains are short; a long one is refused, not walked. */
+	X509_STORE_CTX_set_depth(ctx, ATT_EK_CHAIN_DEPTH);
 	ok = X509_verify_cert(ctx);
 	err = X509_STORE_CTX_get_error(ctx);
 	if (ok == 1) {

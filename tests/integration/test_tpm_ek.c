@@ -249,6 +249,115 @@ static void wrong_ca_rejected(void **state)
 	EVP_PKEY_free(cak);
 }
 
+/* A self-signed root in its own CA directory, named name. */
+static struct att_ek_ca *own_root(const char *name, EVP_PKEY *k, X509 **root)
+{
+	struct att_ek_ca *ca;
+	X509_NAME *n = cn(name);
+	char dir[256], path[300];
+
+	*root = make_cert(k, n, 1, NULL, k);
+	X509_NAME_free(n);
+	snprintf(dir, sizeof(dir), "%s/%s", att_swtpm_dir(F.sw), name);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/ca.pem", dir);
+	write_pem(path, *root);
+	assert_int_equal(att_ek_ca_load(dir, &ca), ATT_OK);
+	return ca;
+}
+
+static void expect_refused(struct att_ek_ca *ca, X509 *x,
+			   STACK_OF(X509) * inter, const char *why_part)
+{
+	const char *why = NULL;
+
+	assert_int_equal(att_ek_cert_verify(ca, x, inter, &why), ATT_E_VERIFY);
+	assert_non_null(why);
+	if (!strstr(why, why_part))
+		fail_msg("refused for '%s', '%s' wanted", why, why_part);
+}
+
+/*
+ * Expired and not yet valid EK certificates, weak keys (RSA 1024 and EC
+ * P-224 EKs, an RSA 1024 CA), and chains: three intermediates sent by
+ * the agent validate, six do not.
+ */
+static void expired_weak_and_long_chains(void **state)
+{
+	EVP_PKEY *rk = rsa_key(), *weak, *ec224, *ik[6];
+	X509 *root, *x, *inter[6];
+	X509_NAME *n = cn("an EK");
+	STACK_OF(X509) * sk;
+	struct att_ek_ca *ca, *wca;
+	int i;
+
+	(void)state;
+	ca = own_root("vendor-root", rk, &root);
+	/* expired a day ago; valid only from tomorrow */
+	x = make_cert(X509_get0_pubkey(F.cert), n, 0, root, rk);
+	X509_gmtime_adj(X509_getm_notAfter(x), -86400);
+	assert_true(X509_sign(x, rk, EVP_sha256()) > 0);
+	expect_refused(ca, x, NULL, "expired");
+	X509_free(x);
+	x = make_cert(X509_get0_pubkey(F.cert), n, 0, root, rk);
+	X509_gmtime_adj(X509_getm_notBefore(x), 86400);
+	assert_true(X509_sign(x, rk, EVP_sha256()) > 0);
+	expect_refused(ca, x, NULL, "not yet valid");
+	X509_free(x);
+	/* weak EK keys */
+	weak = EVP_PKEY_Q_keygen(NULL, NULL, "RSA", (size_t)1024);
+	assert_non_null(weak);
+	x = make_cert(weak, n, 0, root, rk);
+	expect_refused(ca, x, NULL, "weak");
+	X509_free(x);
+	ec224 = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-224");
+	assert_non_null(ec224);
+	x = make_cert(ec224, n, 0, root, rk);
+	expect_refused(ca, x, NULL, "weak");
+	X509_free(x);
+	/* a weak CA: the chain is refused though it verifies */
+	wca = own_root("weak-root", weak, &inter[0]);
+	x = make_cert(X509_get0_pubkey(F.cert), n, 0, inter[0], weak);
+	expect_refused(wca, x, NULL, "EK CA key is weak");
+	X509_free(x);
+	X509_free(inter[0]);
+	att_ek_ca_free(wca);
+	/* root -> i0 -> ... -> i5 -> EK */
+	for (i = 0; i < 6; i++) {
+		char nm[32];
+		X509_NAME *in;
+
+		snprintf(nm, sizeof(nm), "intermediate %d", i);
+		in = cn(nm);
+		ik[i] = rsa_key();
+		inter[i] = make_cert(ik[i], in, 1, i ? inter[i - 1] : root,
+				     i ? ik[i - 1] : rk);
+		X509_NAME_free(in);
+	}
+	sk = sk_X509_new_null();
+	for (i = 0; i < 3; i++)
+		sk_X509_push(sk, inter[i]);
+	x = make_cert(X509_get0_pubkey(F.cert), n, 0, inter[2], ik[2]);
+	assert_int_equal(att_ek_cert_verify(ca, x, sk, NULL), ATT_OK);
+	X509_free(x);
+	for (; i < 6; i++)
+		sk_X509_push(sk, inter[i]);
+	x = make_cert(X509_get0_pubkey(F.cert), n, 0, inter[5], ik[5]);
+	expect_refused(ca, x, sk, "too long");
+	X509_free(x);
+	sk_X509_free(sk);
+	for (i = 0; i < 6; i++) {
+		X509_free(inter[i]);
+		EVP_PKEY_free(ik[i]);
+	}
+	att_ek_ca_free(ca);
+	X509_free(root);
+	X509_NAME_free(n);
+	EVP_PKEY_free(weak);
+	EVP_PKEY_free(ec224);
+	EVP_PKEY_free(rk);
+}
+
 static void cert_parsing(void **state)
 {
 	struct att_buf b;
@@ -293,6 +402,7 @@ int main(void)
 		cmocka_unit_test(ecc_p256_cert_absent),
 		cmocka_unit_test(self_signed_rejected),
 		cmocka_unit_test(wrong_ca_rejected),
+		cmocka_unit_test(expired_weak_and_long_chains),
 		cmocka_unit_test(cert_parsing),
 		cmocka_unit_test(ca_dir_errors),
 	};

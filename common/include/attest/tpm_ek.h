@@ -18,6 +18,9 @@
 #define ATT_EK_CERT_MAX	    8192
 #define ATT_EK_CA_MAX_CERTS 256
 
+/* Intermediate CAs allowed between an EK certificate and its root. */
+#define ATT_EK_CHAIN_DEPTH 4
+
 /* Trusted TPM-vendor CAs (roots and intermediates). */
 struct att_ek_ca;
 
@@ -40,8 +43,9 @@ int att_ek_cert_parse(const uint8_t *der, size_t len, X509 **out);
  * sent by the agent, may be NULL) at the current time. ATT_OK, or
  * ATT_E_VERIFY with a static reason in *why (may be NULL): unknown CA,
  * self-signed, expired, bad signature, weak key (RSA < 2048 bits, EC
- * < 256), a CA certificate as EK certificate, or an EKU extension
- * without tcg-kp-EKCertificate (2.23.133.8.1).
+ * < 256), a CA certificate as EK certificate, an EKU extension
+ * without tcg-kp-EKCertificate (2.23.133.8.1), or more than
+ * ATT_EK_CHAIN_DEPTH intermediates.
  */
 int att_ek_cert_verify(const struct att_ek_ca *ca, X509 *cert,
 		       STACK_OF(X509) * intermediates, const char **why);
