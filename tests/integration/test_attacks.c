@@ -31,6 +31,8 @@
  * - A genuine quote over a PCR selection that omits a PCR the challenge
  *   asked for (PCR 10 with the IMA list, PCR 0), or adds nothing but
  *   PCR 10: untrusted, "quoted PCR selection is not the one requested".
+ * - An evidence body past max_body: 413 body_too_large, nothing stored,
+ *   the next round as usual.
  * - Slow and half-open clients (silent TCP connections, a partial TLS
  *   record, TLS with a request that never ends): others are still
  *   served meanwhile, and the verifier closes every one of them after
@@ -968,6 +970,46 @@ static void test_pcr_selection(void **state)
 	}
 }
 
+/* ---- an evidence body past the cap ---- */
+
+static void test_huge_evidence(void **state)
+{
+	const size_t n = (16u << 20) + 4096; /* the default max_body + 4 KiB */
+	struct json_object *js;
+	char *before, *after, *body;
+	size_t i;
+
+	(void)state;
+	before = snapshot();
+	body = malloc(n + 1);
+	assert_non_null(body);
+	i = (size_t)snprintf(body, 128,
+			     "{\"agent_id\":\"host-1\",\"logs\":[{\"name\":"
+			     "\"ima\",\"start\":0,\"entries\":\"");
+	memset(body + i, 'A', n - i - 4);
+	memcpy(body + n - 4, "\"}]}", 5);
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/evidence", body, &js),
+			 413);
+	assert_string_equal(vh_jstr(js, "code"), "body_too_large");
+	json_object_put(js);
+	free(body);
+	after = snapshot();
+	assert_string_equal(before, after);
+	free(before);
+	free(after);
+	/* And the agent attests as before. */
+	{
+		struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+
+		vh_measure(&F, "/usr/bin/a", "A");
+		assert_int_equal(vh_attest(&F, &rd, &js), 200);
+		free(rd.body_out);
+		assert_string_equal(vh_jstr(js, "state"), "trusted");
+		json_object_put(js);
+	}
+}
+
 /* ---- slow and half-open clients ---- */
 
 #define SLOW_TCP 30
@@ -1096,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_ak_from_another_tpm),
 		cmocka_unit_test(test_doctored_lists),
 		cmocka_unit_test(test_pcr_selection),
+		cmocka_unit_test(test_huge_evidence),
 		cmocka_unit_test(test_slow_clients),
 	};
 	int fails;
