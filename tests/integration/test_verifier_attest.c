@@ -903,6 +903,101 @@ static void test_uefi_log(void **state)
 	att_buf_release(&log);
 }
 
+/* Whether a challenge from v asks for the UEFI log. */
+static int challenge_asks_uefi(struct att_vproc *v)
+{
+	struct att_vproc *keep = F.vp;
+	struct json_object *js, *u;
+	int asks;
+
+	F.vp = v;
+	assert_int_equal(req("host-1", "POST", "/v1/attestation/challenge",
+			     "{\"agent_id\":\"host-1\"}", &js),
+			 201);
+	F.vp = keep;
+	asks = json_object_object_get_ex(js, "uefi_log", &u) &&
+	       json_object_get_boolean(u);
+	json_object_put(js);
+	return asks;
+}
+
+/*
+ * require_uefi_log = 1: the boot whose firmware log already replayed
+ * needs it no more; after a reboot the challenge asks for it, evidence
+ * without it is untrusted, with it trusted, and then it is not asked for.
+ */
+static void test_uefi_required(void **state)
+{
+	const char *args[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+			      "--require-uefi-log", "1", NULL};
+	struct att_vproc *v;
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+	struct att_buf log;
+	uint8_t d[32];
+	int st, created;
+
+	(void)state;
+	assert_int_equal(att_vproc_start(F.dir, F.db, args, &v), 0);
+	rd.vp = v;
+	/* test_uefi_log's rounds sent this boot's log: not asked again */
+	assert_false(challenge_asks_uefi(v));
+	vh_measure(&F, "/usr/bin/a", "A");
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
+	json_object_put(res);
+	/* An orderly reboot */
+	assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm), ESYS_TR_NONE,
+				       ESYS_TR_NONE, ESYS_TR_NONE,
+				       TPM2_SU_CLEAR),
+			 TSS2_RC_SUCCESS);
+	agent_tpm_free(F.tpm);
+	F.tpm = NULL;
+	assert_int_equal(att_swtpm_restart(F.sw), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), 0);
+	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA,
+					     AGENT_KEY_RSA, AK_HANDLE,
+					     &created),
+			 0);
+	vh_boot(&F);
+	vh_measure(&F, "/usr/bin/a", "A");
+	/* without the firmware log: untrusted, and asked for again */
+	rd.start = 0;
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	if (strcmp(vh_jstr(res, "state"), "untrusted") ||
+	    !strstr(json_object_to_json_string(res),
+		    "uefi log: required once per boot, not sent yet"))
+		fail_msg("%s", json_object_to_json_string(res));
+	json_object_put(res);
+	assert_true(challenge_asks_uefi(v));
+	/* with it (PCRs 0-7 untouched: a header-only log replays) */
+	uefi_log(&log, 0, d);
+	rd.uefi = &log;
+	rd.start = -1;
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	if (strcmp(vh_jstr(res, "state"), "trusted"))
+		fail_msg("%s", json_object_to_json_string(res));
+	json_object_put(res);
+	att_buf_release(&log);
+	/* this boot's is known now */
+	assert_false(challenge_asks_uefi(v));
+	rd.uefi = NULL;
+	vh_measure(&F, "/usr/bin/b", "B");
+	assert_int_equal(attest(&rd, &res), 200);
+	free(rd.body_out);
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
+	json_object_put(res);
+	assert_int_equal(att_vproc_stop(v, &st), 0);
+	assert_int_equal(st, 0);
+	att_vproc_free(v);
+}
+
 static void test_reset_count_backwards(void **state)
 {
 	struct att_store *s;
@@ -1022,6 +1117,7 @@ int main(void)
 		cmocka_unit_test(test_alternate_replicas),
 		cmocka_unit_test(test_static_pcrs),
 		cmocka_unit_test(test_uefi_log),
+		cmocka_unit_test(test_uefi_required),
 		cmocka_unit_test(test_reset_count_backwards),
 		cmocka_unit_test(test_stale),
 	};

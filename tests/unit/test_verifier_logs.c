@@ -91,9 +91,22 @@ static void round_trip(void **state)
 	assert_int_equal(ver_logstates_set(s, "ima", &a), 0); /* replaced */
 	assert_int_equal(s->n, 2);
 	assert_int_equal(ver_logstates_set(s, "Bad Name", &a), ATT_E_INVAL);
+	s->flags = VER_LS_UEFI_VERIFIED;
 	assert_int_equal(ver_logstates_encode(s, &p, &n), 0);
 	assert_int_equal(ver_logstates_decode(p, n, t), 0);
 	assert_int_equal(t->n, 2);
+	assert_int_equal(t->flags, VER_LS_UEFI_VERIFIED);
+	/* an unknown flag is refused; version 1 (no flags byte) is read */
+	p[n - 1] = 0x02;
+	assert_int_equal(ver_logstates_decode(p, n, t), ATT_E_FORMAT);
+	p[4] = 1;
+	assert_int_equal(ver_logstates_decode(p, n - 1, t), 0);
+	assert_int_equal(t->flags, 0);
+	assert_int_equal(t->n, 2);
+	assert_int_not_equal(ver_logstates_decode(p, n, t), 0);
+	p[4] = 2;
+	p[n - 1] = VER_LS_UEFI_VERIFIED;
+	assert_int_equal(ver_logstates_decode(p, n, t), 0);
 	f = ver_logstates_find(t, "slim");
 	assert_non_null(f);
 	assert_int_equal(f->next_index, 12);

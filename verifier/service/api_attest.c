@@ -158,6 +158,10 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 		json_object_array_add(arr, log);
 	}
 	json_object_object_add(o, "logs", arr);
+	/* Once per boot: until this boot's firmware log has replayed. */
+	if (!(ls->flags & VER_LS_UEFI_VERIFIED))
+		json_object_object_add(o, "uefi_log",
+				       json_object_new_boolean(1));
 	ver_json_reply(rs, 201, o);
 	json_object_put(o);
 out:
@@ -402,6 +406,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	ev.static_pcrs = rq->ctx->static_pcrs;
 	ev.uefi_log = in.uefi;
 	ev.uefi_log_len = in.uefi_len;
+	ev.require_uefi_log = (int)rq->ctx->cfg->require_uefi_log;
 	ev.nlogs = rq->ctx->cfg->nlogs;
 	for (i = 0; i < ev.nlogs; i++) {
 		ev.logs[i].name = rq->ctx->cfg->logs[i].name;

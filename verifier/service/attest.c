@@ -229,7 +229,7 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 /* Every log asked for; the saved states move over trusted prefixes. */
 static int check_logs(struct run *r, struct att_agent_rec *a,
 		      const struct att_wl *wl, const struct ver_evidence *ev,
-		      struct att_replay *rp)
+		      struct att_replay *rp, int uefi_ok)
 {
 	struct ver_logstates *ls = NULL;
 	unsigned int i;
@@ -245,6 +245,14 @@ static int check_logs(struct run *r, struct att_agent_rec *a,
 			att_strerror(rc));
 		goto out;
 	}
+	/* The boot's firmware log: remembered until the next reboot. */
+	if (uefi_ok && !(ls->flags & VER_LS_UEFI_VERIFIED)) {
+		ls->flags |= VER_LS_UEFI_VERIFIED;
+		changed = 1;
+	}
+	if (ev->require_uefi_log && !(ls->flags & VER_LS_UEFI_VERIFIED) &&
+	    !ev->uefi_log)
+		reason(r, "uefi log: required once per boot, not sent yet");
 	for (i = 0; i < ev->nlogs; i++) {
 		rc = check_log(r, a->id, wl, ev, &ev->logs[i],
 			       ver_logstates_find(ls, ev->logs[i].name), rp,
@@ -271,7 +279,8 @@ out:
 }
 
 /* The UEFI event log replayed against the quoted PCRs 0-7. */
-static void check_uefi(struct run *r, const struct ver_evidence *ev)
+/* Returns 1 when the log replays to every quoted PCR 0-7. */
+static int check_uefi(struct run *r, const struct ver_evidence *ev)
 {
 	struct json_object *o = json_object_new_object();
 	struct att_uefi_info info;
@@ -290,7 +299,7 @@ static void check_uefi(struct run *r, const struct ver_evidence *ev)
 		reason(r, "uefi log: unreadable: %s", err);
 		json_object_object_add(o, "matched",
 				       json_object_new_boolean(0));
-		return;
+		return 0;
 	}
 	json_object_object_add(o, "events",
 			       json_object_new_int64((int64_t)info.events));
@@ -323,6 +332,7 @@ static void check_uefi(struct run *r, const struct ver_evidence *ev)
 		ok = 0;
 	}
 	json_object_object_add(o, "matched", json_object_new_boolean(ok));
+	return ok;
 }
 
 static void check_static(struct run *r, const struct ver_evidence *ev)
@@ -360,7 +370,7 @@ int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 	struct att_replay *rp = NULL;
 	struct json_object *q, *w;
 	struct run r;
-	int rc, reboot = 0;
+	int rc, reboot = 0, uefi_ok = 0;
 	char *txt;
 
 	*result = NULL;
@@ -433,13 +443,13 @@ int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 	if (ev->static_pcrs)
 		check_static(&r, ev);
 	if (ev->uefi_log)
-		check_uefi(&r, ev);
+		uefi_ok = check_uefi(&r, ev);
 	a->reset_count = info.reset_count;
 	a->restart_count = info.restart_count;
 	a->tpm_clock = (int64_t)info.clock;
 
 	/* 3. The logs: replay with prefix matching, whitelist verdicts. */
-	rc = check_logs(&r, a, wl, ev, rp);
+	rc = check_logs(&r, a, wl, ev, rp, uefi_ok);
 	if (rc)
 		goto out;
 done:

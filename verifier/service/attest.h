@@ -50,6 +50,7 @@ struct ver_evidence {
 	const struct att_pcrs *static_pcrs; /* expected values, or NULL */
 	const uint8_t *uefi_log; /* binary_bios_measurements, or NULL */
 	size_t uefi_log_len;
+	int require_uefi_log; /* once per boot, or the boot is untrusted */
 	struct ver_log_in logs[VER_MAX_LOGS]; /* the logs asked for */
 	unsigned int nlogs;
 };

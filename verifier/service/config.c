@@ -185,6 +185,7 @@ static const struct num_key num_keys[] = {
 	NUMK("drain_timeout", drain_timeout, 0, 0, 3600),
 	NUMK("nonce_lifetime", nonce_lifetime, 0, 1, 3600),
 	NUMK("interval", interval, 0, 1, 86400),
+	NUMK("require_uefi_log", require_uefi_log, 0, 0, 1),
 	NUMK("agent_cert_days", agent_cert_days, 0, 1, 3650),
 };
 

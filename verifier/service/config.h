@@ -40,6 +40,7 @@ struct ver_config {
 	unsigned int drain_timeout;	/* seconds, default 30 */
 	unsigned int nonce_lifetime;	/* seconds, default 60 */
 	unsigned int interval;		/* expected attestation interval, 60 */
+	unsigned int require_uefi_log;	/* 1: a boot without one is untrusted */
 	unsigned int agent_cert_days;	/* default 365 */
 	int log_level;			/* enum att_log_level */
 	struct ver_log_spec logs[VER_MAX_LOGS]; /* default ima:10 */

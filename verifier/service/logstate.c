@@ -80,6 +80,7 @@ int ver_logstates_decode(const uint8_t *p, size_t len, struct ver_logstates *s)
 	int rc;
 
 	s->n = 0;
+	s->flags = 0;
 	if (!len)
 		return ATT_OK;
 	if (len < 4 || memcmp(p, ls_magic, 4)) {
@@ -92,8 +93,8 @@ int ver_logstates_decode(const uint8_t *p, size_t len, struct ver_logstates *s)
 		return ATT_OK;
 	}
 	att_rd_init(&r, p + 4, len - 4);
-	if (att_rd_u8(&r, &ver) || ver != 1 || att_rd_u8(&r, &count) ||
-	    count > VER_MAX_LOGS)
+	if (att_rd_u8(&r, &ver) || (ver != 1 && ver != 2) ||
+	    att_rd_u8(&r, &count) || count > VER_MAX_LOGS)
 		return ATT_E_FORMAT;
 	for (i = 0; i < count; i++) {
 		if (att_rd_u8(&r, &nl) || !nl || nl >= VER_LOG_NAME_MAX ||
@@ -110,6 +111,13 @@ int ver_logstates_decode(const uint8_t *p, size_t len, struct ver_logstates *s)
 		memcpy(s->log[i].name, name, (size_t)nl + 1);
 		s->n = i + 1;
 	}
+	if (ver == 2) {
+		uint8_t fl;
+
+		if (att_rd_u8(&r, &fl) || (fl & ~VER_LS_FLAGS))
+			return ATT_E_FORMAT;
+		s->flags = fl;
+	}
 	return att_rd_end(&r) ? ATT_E_FORMAT : ATT_OK;
 }
 
@@ -124,7 +132,7 @@ int ver_logstates_encode(const struct ver_logstates *s, uint8_t **out,
 
 	att_buf_init(&b, 0);
 	rc |= att_buf_append(&b, ls_magic, 4);
-	rc |= att_buf_append_u8(&b, 1);
+	rc |= att_buf_append_u8(&b, 2);
 	rc |= att_buf_append_u8(&b, (uint8_t)s->n);
 	for (i = 0; i < s->n && !rc; i++) {
 		if (att_replay_state_encode(&s->log[i].st, &one, &onelen)) {
@@ -138,6 +146,7 @@ int ver_logstates_encode(const struct ver_logstates *s, uint8_t **out,
 		rc |= att_buf_append(&b, one, onelen);
 		free(one);
 	}
+	rc |= att_buf_append_u8(&b, (uint8_t)(s->flags & VER_LS_FLAGS));
 	if (rc) {
 		att_buf_release(&b);
 		return ATT_E_NOMEM;

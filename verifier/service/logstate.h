@@ -4,8 +4,10 @@
  * measurement logs (mainline IMA's list on PCR 10, the slim module's on
  * PCR 11, ...), stored as one blob in the agent's row.
  *
- * Encoding: "AVLS", version 1, count (u8), then per log: name length (u8),
- * name, state length (u32 big-endian), att_replay_state_encode() bytes.
+ * Encoding: "AVLS", version 2, count (u8), then per log: name length (u8),
+ * name, state length (u32 big-endian), att_replay_state_encode() bytes;
+ * then flags (u8, VER_LS_*; other bits refused). Version 1 (no flags)
+ * is still read.
  * A blob that is one bare att_replay_state encoding (what verifiers wrote
  * before several logs existed) reads as the state of the log "ima".
  */
@@ -20,7 +22,13 @@
 #define VER_MAX_LOGS	 4
 #define VER_LOG_NAME_MAX 16 /* with the NUL */
 
+/* The boot's UEFI event log was received and replayed to its PCRs. */
+#define VER_LS_UEFI_VERIFIED 0x01u
+#define VER_LS_FLAGS	     VER_LS_UEFI_VERIFIED
+
+/* Lives as long as the boot: a reboot clears the whole blob. */
 struct ver_logstates {
+	unsigned int flags; /* VER_LS_* */
 	unsigned int n;
 	struct {
 		char name[VER_LOG_NAME_MAX];
