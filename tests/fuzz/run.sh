@@ -2,7 +2,8 @@
 # run.sh FUZZDIR SECONDS - runs every libFuzzer target in FUZZDIR/fuzz for
 # SECONDS each, from its seed corpus (tests/fuzz/corpus/NAME, copied: the
 # repository's corpus is not modified) plus the regression inputs in
-# tests/fuzz/regressions/NAME, which must all pass first. A crash fails the
+# tests/fuzz/regressions/NAME, which must all pass first; a dictionary
+# tests/fuzz/fuzz_NAME.dict is passed when there is one. A crash fails the
 # run and leaves the input in FUZZDIR/artifacts.
 set -u
 dir=$1
@@ -28,9 +29,11 @@ for t in "$dir"/fuzz/fuzz_*; do
 		tail -n 30 "$dir/$name.regress.log" | sed 's/^/    | /'
 		continue
 	fi
+	set --
+	[ -f "$here/$name.dict" ] && set -- -dict="$here/$name.dict"
 	if "$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
 		-artifact_prefix="$dir/artifacts/$name-" -print_final_stats=1 \
-		"$work" >"$dir/$name.log" 2>&1; then
+		"$@" "$work" >"$dir/$name.log" 2>&1; then
 		pass=$((pass + 1))
 		runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/$name.log" | grep -o '[0-9]*$')
 		echo "PASS  fuzz/$name (${secs}s, ${runs:-?} runs)"
