@@ -22,14 +22,26 @@ static const struct att_ima_limits default_limits = {
 	.max_pcr = 23,
 };
 
+/*
+ * Messages quote bytes of the list (a template name): anything but
+ * printable ASCII becomes '?', since they end up on terminals and in JSON
+ * answers, which must be UTF-8.
+ */
 void ima_set_err(struct att_ima_reader *r, const char *fmt, ...)
 {
 	char msg[200];
 	va_list ap;
+	size_t i;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	for (i = 0; msg[i]; i++) {
+		unsigned char c = (unsigned char)msg[i];
+
+		if (c < 0x20 || c > 0x7e)
+			msg[i] = '?';
+	}
 	snprintf(r->err, sizeof(r->err), "entry %llu at byte %llu: %s",
 		 (unsigned long long)r->index, (unsigned long long)r->pos, msg);
 }

@@ -329,9 +329,21 @@ static int enroll_start(struct ver_req *rq, struct ver_resp *rs)
 		goto out;
 	}
 	name = att_tpm_key_name(in.ak, &nlen);
-	if (RAND_bytes(secret, sizeof(secret)) != 1 ||
-	    att_make_credential(in.ek, name, nlen, secret, sizeof(secret),
-				&cred)) {
+	if (RAND_bytes(secret, sizeof(secret)) != 1) {
+		ver_error(rs, 500, "internal", "no random bytes");
+		goto out;
+	}
+	rc = att_make_credential(in.ek, name, nlen, secret, sizeof(secret),
+				 &cred);
+	if (rc == ATT_E_UNSUPPORTED || rc == ATT_E_TOO_BIG) {
+		/* The certificate binds the key, not the rest of the area. */
+		ver_error(rs, 422, "bad_ek",
+			  "the EK is not acceptable: not a restricted "
+			  "decryption key with AES-128 or AES-256 in CFB mode "
+			  "and a name algorithm of SHA-256 or stronger");
+		goto out;
+	}
+	if (rc) {
 		ver_error(rs, 500, "internal", "MakeCredential failed");
 		goto out;
 	}
