@@ -5,6 +5,7 @@
 D=/disk
 EVM_SCENARIOS="evm_disk_mount evm_no_key_unverified evm_wrong_pcrs_no_key
 evm_load_once evm_host_labels_verify evm_offline_edit_refused
+evm_unknown_type
 evm_hmac_equals_module evm_relabel_rehmac evm_label_xattr_protected
 evm_metadata_change evm_remount"
 
@@ -82,6 +83,22 @@ scn_evm_offline_edit_refused() {
 	[ "$(counter denied_evm)" -ge $((d0 + 2)) ] || { fail "denied_evm did not count"; return 1; }
 	dmesg | grep -q 'slim: denied: .*file=/disk/data/edited .*rule="label without a valid HMAC"' ||
 		{ fail "no log line for the tampered file"; return 1; }
+}
+
+# an HMAC xattr of an unknown type (0x03, not 0x02) is no valid HMAC; it
+# is set while the module is off, after the file was read and verified:
+# what was cached for it is not believed afterwards
+scn_evm_unknown_type() {
+	echo typed >$D/data/typed || { fail "cannot create $D/data/typed"; return 1; }
+	run_t "put OK|read OK|" $T put $K/relabel "$(printf 'SYSTEM PUBLIC\t%s' $D/data/typed)" \
+		read $D/data/typed || return 1
+	slimctl mode off || { fail "slimctl mode off failed"; return 1; }
+	run_t "setxattr OK|" $T setxattr $D/data/typed security.slim.evm \
+		03$(head -c 32 /dev/zero | od -An -tx1 | tr -d ' \n') || return 1
+	slimctl mode enforce || { fail "slimctl mode enforce failed"; return 1; }
+	d0=$(counter denied_evm)
+	run_t "read EPERM|" $T read $D/data/typed || return 1
+	[ "$(counter denied_evm)" -gt "$d0" ] || { fail "denied_evm did not count"; return 1; }
 }
 
 scn_evm_hmac_equals_module() {

@@ -9,7 +9,8 @@ T=slimtest
 LATTICE_SCENARIOS="lattice_load lattice_read_down lattice_user_level
 lattice_write_revoked lattice_secrecy lattice_ip_send lattice_ip_receive
 lattice_sanitizer lattice_declassifier lattice_fork_exec lattice_new_file
-lattice_label_protected lattice_mmap_write lattice_permissive lattice_off
+lattice_label_protected lattice_bad_input lattice_mmap_write
+lattice_permissive lattice_off
 lattice_log_lines lattice_ps_status lattice_measure_system lattice_no_leaks"
 
 # run_t WANT OP...: slimtest OP... must print exactly WANT (lines joined by |)
@@ -147,6 +148,39 @@ scn_lattice_label_protected() {
 	[ "$(label_of $L/untrusted)" = "UNTRUSTED PUBLIC" ] &&
 		[ "$(slimctl mode)" = enforce ] ||
 		{ fail "label or mode changed by a demoted task"; return 1; }
+}
+
+# hostile writes to the control files: the exact errno, nothing changed;
+# without CAP_MAC_ADMIN (still uid 0) relabel and mode are refused; an
+# unparsable label is the lowest integrity
+scn_lattice_bad_input() {
+	long=$(head -c 5000 /dev/zero | tr '\0' A)
+	run_t "put EINVAL|put EINVAL|put EINVAL|put ENOENT|put EINVAL|put EINVAL|put EINVAL|put EINVAL|put EINVAL|" \
+		$T put $K/relabel "SYSTEM PUBLIC" \
+		put $K/relabel "$(printf 'ROOT PUBLIC\t%s' $L/sys)" \
+		put $K/relabel "$(printf 'SYSTEM PUBLIC\tlab/sys')" \
+		put $K/relabel "$(printf 'SYSTEM PUBLIC\t/nonexistent/x')" \
+		put $K/relabel "$(printf 'SYSTEM PUBLIC\t%s' $L)" \
+		put $K/relabel "$long" \
+		put $K/mode paranoid \
+		put $K/mode "$long" \
+		put $K/watch relative/path || return 1
+	[ "$(slimctl mode)" = enforce ] && [ "$(label_of $L/sys)" = "SYSTEM PUBLIC" ] ||
+		{ fail "mode or label changed by refused writes"; return 1; }
+	rec=$(printf 'UNTRUSTED PUBLIC\t%s' $L/sys)
+	run_t "dropcap OK|put EPERM|put EPERM|put EPERM|" \
+		$T dropcap put $K/relabel "$rec" put $K/mode off put $K/watch / || return 1
+	[ "$(slimctl mode)" = enforce ] && [ "$(label_of $L/sys)" = "SYSTEM PUBLIC" ] ||
+		{ fail "mode or label changed without CAP_MAC_ADMIN"; return 1; }
+	# a label nobody can parse, set while the module is off
+	slimctl mode off || { fail "slimctl mode off failed"; return 1; }
+	echo bad >$L/badlabel
+	run_t "setlabel OK|" $T setlabel $L/badlabel "NOT A LABEL" || return 1
+	slimctl mode enforce || { fail "slimctl mode enforce failed"; return 1; }
+	b0=$(counter bad_labels)
+	run_t "level SYSTEM PUBLIC|read OK|level UNTRUSTED PUBLIC|" \
+		$T level read $L/badlabel level || return 1
+	[ "$(counter bad_labels)" -gt "$b0" ] || { fail "bad_labels did not count"; return 1; }
 }
 
 # a shared writable mapping of a file opened before the demotion

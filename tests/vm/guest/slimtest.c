@@ -13,6 +13,8 @@
  *   mmapfd           map the kept fd shared and writable   "mmapfd OK|ERRNO"
  *   setlabel FILE L  setxattr(security.slim, L)            "setlabel OK|ERRNO"
  *   put FILE TEXT    write TEXT to FILE (securityfs)       "put OK|ERRNO"
+ *   dropcap          drop CAP_MAC_ADMIN (stays uid 0)      "dropcap OK|ERRNO"
+ *   setxattr F N HEX setxattr(F, N, bytes in hex)          "setxattr OK|ERRNO"
  *   udp-send         send a datagram to 127.0.0.1          "udp-send OK|ERRNO"
  *   udp-recv         send one to itself and receive it     "udp-recv OK|ERRNO"
  *   level            this process's label (from tasks)     "level SYSTEM PUBLIC"
@@ -23,6 +25,7 @@
  * an operation could not even be attempted.
  */
 #include <arpa/inet.h>
+#include <linux/capability.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -32,6 +35,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -108,6 +112,36 @@ static int do_put(const char *f, const char *text)
 		e = errno;
 	close(fd);
 	return e;
+}
+
+/* Drops CAP_MAC_ADMIN from this process (root stays root). */
+static int do_dropcap(void)
+{
+	struct __user_cap_header_struct h = {
+		.version = _LINUX_CAPABILITY_VERSION_3
+	};
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &h, d))
+		return errno;
+	d[CAP_MAC_ADMIN / 32].effective &= ~(1u << (CAP_MAC_ADMIN % 32));
+	d[CAP_MAC_ADMIN / 32].permitted &= ~(1u << (CAP_MAC_ADMIN % 32));
+	return syscall(SYS_capset, &h, d) ? errno : 0;
+}
+
+/* setxattr(path, name, bytes given in hex) */
+static int do_setxattr_hex(const char *f, const char *name, const char *hex)
+{
+	unsigned char v[512];
+	size_t n = 0;
+	unsigned int b;
+
+	while (hex[0] && hex[1] && n < sizeof(v) &&
+	       sscanf(hex, "%2x", &b) == 1) {
+		v[n++] = (unsigned char)b;
+		hex += 2;
+	}
+	return setxattr(f, name, v, n, 0) ? errno : 0;
 }
 
 static int do_udp(int recv_too)
@@ -197,6 +231,11 @@ int main(int argc, char **argv)
 					    strlen(argv[i + 1]), 0) ?
 					   errno : 0);
 			i += 2;
+		} else if (!strcmp(op, "dropcap")) {
+			report(op, do_dropcap());
+		} else if (!strcmp(op, "setxattr") && a && i + 2 < argc) {
+			report(op, do_setxattr_hex(a, argv[i + 1], argv[i + 2]));
+			i += 3;
 		} else if (!strcmp(op, "put") && a && i + 1 < argc) {
 			report(op, do_put(a, argv[i + 1]));
 			i += 2;
