@@ -202,3 +202,43 @@ int att_json_parse(const char *text, size_t len, int max_depth,
 	*out = o;
 	return ATT_OK;
 }
+
+/* Length of a valid UTF-8 sequence at p (1..4), or 0. */
+static size_t utf8_len(const unsigned char *p)
+{
+	unsigned char c = p[0];
+	size_t n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	for (i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80) /* the NUL stops here too */
+			return 0;
+	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xf0 && p[1] < 0x90))
+		return 0; /* overlong */
+	if ((c == 0xed && p[1] >= 0xa0) || (c == 0xf4 && p[1] >= 0x90))
+		return 0; /* surrogate, over U+10FFFF */
+	return n;
+}
+
+void att_json_utf8_clean(char *s)
+{
+	size_t n;
+
+	while (*s) {
+		n = utf8_len((const unsigned char *)s);
+		if (n == 0) {
+			*s++ = '?';
+			continue;
+		}
+		s += n;
+	}
+}

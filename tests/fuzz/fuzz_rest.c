@@ -45,9 +45,8 @@
  *    are sound, so a 5xx is a handler failing (or mapping bad input to
  *    an internal error);
  *  - the body is strict JSON (att_json_parse: UTF-8 too) ending in a
- *    newline, but for /metrics' text (and the UTF-8 of evidence results:
- *    see parse_answer()); an error is an object with string "code" and
- *    "message"; a success is an object;
+ *    newline, but for /metrics' text; an error is an object with string
+ *    "code" and "message"; a success is an object;
  *  - a 2xx on an admin route (/metrics, whitelists, agents, enrollment
  *    tokens, fleet, check) only for the admin peer; on /v1/attestation
  *    only for the current certificate of an enrolled agent, and about
@@ -144,7 +143,6 @@ static const char *const wl_names[3] = {"fz-wl", "fz-legacy", "fz-keylime"};
 static struct {
 	int ready;
 	int trace; /* FUZZ_REST_TRACE: 1 answers' starts, 2 ("full") all */
-	int strict_utf8; /* FUZZ_REST_STRICT_UTF8 set, see parse_answer() */
 	struct ver_config cfg;
 	struct ver_ctx ctx;
 	struct att_pcrs static_pcrs;
@@ -504,7 +502,6 @@ static void init(void)
 		json_object_put(o);
 	}
 	make_replay_state();
-	F.strict_utf8 = getenv("FUZZ_REST_STRICT_UTF8") != NULL;
 	if (getenv("FUZZ_REST_TRACE"))
 		F.trace = strcmp(getenv("FUZZ_REST_TRACE"), "full") ? 1 : 2;
 	F.ready = 1;
@@ -581,36 +578,13 @@ static void fail(const char *why, const struct ver_req *rq,
 	__builtin_trap();
 }
 
-/*
- * The answer as strict JSON (att_json_parse: UTF-8 checked too), but for
- * a result of POST /v1/attestation/evidence, whose UTF-8 is not checked
- * unless FUZZ_REST_STRICT_UTF8 is set: attest.c's reason() copies path
- * bytes from the list into "reasons" as they are, and cuts them at 200
- * bytes, possibly inside a character (a known issue, see
- * corpus/rest/evidence-odd-paths).
- */
-static int parse_answer(const struct ver_req *rq, const struct ver_resp *rs,
-			struct json_object **o)
+/* The answer as strict JSON (att_json_parse: UTF-8 checked too). */
+static int parse_answer(const struct ver_resp *rs, struct json_object **o)
 {
-	struct json_tokener *tok;
 	char err[256];
-	int n;
 
-	if (F.strict_utf8 || rs->status != 200 ||
-	    strcmp(rq->url, "/v1/attestation/evidence"))
-		return att_json_parse((const char *)rs->body.data, rs->body.len,
-				      64, o, err, sizeof(err));
-	tok = json_tokener_new_ex(64);
-	if (!tok)
-		return ATT_E_NOMEM;
-	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
-	*o = json_tokener_parse_ex(tok, (const char *)rs->body.data,
-				   (int)rs->body.len);
-	n = (int)json_tokener_get_parse_end(tok);
-	json_tokener_free(tok);
-	if (!*o || n < (int)rs->body.len - 1) /* the newline, or not */
-		return ATT_E_FORMAT;
-	return 0;
+	return att_json_parse((const char *)rs->body.data, rs->body.len, 64, o,
+			      err, sizeof(err));
 }
 
 static void check(const struct ver_req *rq, const struct fz_peer *peer,
@@ -634,7 +608,7 @@ static void check(const struct ver_req *rq, const struct fz_peer *peer,
 		if (rs->status != 200 || strcmp(rq->url, "/metrics"))
 			fail("not JSON", rq, peer, rs);
 	} else {
-		if (parse_answer(rq, rs, &o) ||
+		if (parse_answer(rs, &o) ||
 		    !json_object_is_type(o, json_type_object))
 			fail("the body is not a strict JSON object", rq, peer,
 			     rs);

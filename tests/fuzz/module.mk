@@ -16,9 +16,3 @@ $(FUZZ_REST)_SRCS := $(SRC)/tests/fuzz/fuzz_rest.c \
 		$(wildcard $(SRC)/verifier/service/*.c))
 $(FUZZ_REST)_LIBS := $(shell pkg-config --libs tss2-mu tss2-rc sqlite3 libcurl 2>/dev/null)
 $(B)/obj/tests/fuzz/fuzz_rest.o: ALL_CFLAGS += -I$(SRC)/verifier/service
-ifeq ($(VARIANT),fuzz)
-# A migration is several statements in one literal on purpose ("DROP ...;"
-# "CREATE ...;"), which clang's -Wstring-concatenation takes for a missing
-# comma; parentheses around the literal in store_sqlite.c would do too.
-$(B)/obj/verifier/service/store_sqlite.o: ALL_CFLAGS += -Wno-string-concatenation
-endif

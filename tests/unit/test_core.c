@@ -6,14 +6,17 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "attest/buf.h"
 #include "attest/codec.h"
 #include "attest/digest.h"
 #include "attest/err.h"
+#include "attest/json.h"
 #include "attest/rd.h"
 
 static void rd_no_advance_on_failure(void **state)
@@ -157,6 +160,52 @@ static void escape_paths(void **state)
 	att_buf_release(&b);
 }
 
+/* What is not UTF-8 becomes '?'; valid sequences stay; JSON accepts it. */
+static void utf8_clean(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} c[] = {
+		{"plain /usr/bin/a", "plain /usr/bin/a"},
+		{"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92",
+		 "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92"},
+		{"bad \xff byte", "bad ? byte"},
+		{"cut \xe2\x82", "cut ??"},
+		{"overlong \xc0\xaf \xe0\x80\xaf", "overlong ?? ???"},
+		{"surrogate \xed\xa0\x80", "surrogate ???"},
+		{"past U+10FFFF \xf4\x90\x80\x80", "past U+10FFFF ????"},
+		{"lone \x80 continuation", "lone ? continuation"},
+	};
+	struct json_object *o;
+	char buf[64], doc[96], err[64];
+	size_t i;
+	unsigned int seed = 7, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		snprintf(buf, sizeof(buf), "%s", c[i].in);
+		att_json_utf8_clean(buf);
+		assert_string_equal(buf, c[i].out);
+	}
+	/* random bytes: the result is always a valid JSON string */
+	for (i = 0; i < 20000; i++) {
+		for (k = 0; k < 40; k++) {
+			seed = seed * 1103515245u + 12345u;
+			buf[k] = (char)((seed >> 16) % 255 + 1);
+			if (buf[k] == '"' || buf[k] == '\\' ||
+			    (unsigned char)buf[k] < 0x20)
+				buf[k] = 'x';
+		}
+		buf[40] = '\0';
+		att_json_utf8_clean(buf);
+		snprintf(doc, sizeof(doc), "\"%s\"", buf);
+		assert_int_equal(att_json_parse(doc, strlen(doc), 4, &o, err,
+						sizeof(err)),
+				 0);
+		json_object_put(o);
+	}
+}
+
 static void digest_table(void **state)
 {
 	uint8_t d[64];
@@ -209,6 +258,7 @@ int main(void)
 		cmocka_unit_test(hex_codec),
 		cmocka_unit_test(b64_codec),
 		cmocka_unit_test(escape_paths),
+		cmocka_unit_test(utf8_clean),
 		cmocka_unit_test(digest_table),
 		cmocka_unit_test(errors_have_text),
 	};

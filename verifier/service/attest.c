@@ -13,6 +13,7 @@
 #include "attest/check.h"
 #include "attest/codec.h"
 #include "attest/err.h"
+#include "attest/json.h"
 #include "attest/ima.h"
 #include "attest/log.h"
 #include "attest/replay.h"
@@ -41,6 +42,8 @@ static void reason(struct run *r, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* Paths are the host's bytes, and %.200s may cut a character. */
+	att_json_utf8_clean(msg);
 	r->trusted = 0;
 	/* Once each: a file in two logs is one reason (each log lists it). */
 	n = json_object_array_length(r->reasons);
@@ -52,7 +55,7 @@ static void reason(struct run *r, const char *fmt, ...)
 	json_object_array_add(r->reasons, json_object_new_string(msg));
 }
 
-/* A path as JSON text: bytes as they are when UTF-8, else escaped. */
+/* A path as JSON text: printable ASCII as it is, other bytes escaped. */
 static struct json_object *path_json(const char *p, size_t n)
 {
 	struct att_buf b;

@@ -35,51 +35,6 @@ int ver_json_reply(struct ver_resp *rs, unsigned int status,
 	return 0;
 }
 
-/* Length of a valid UTF-8 sequence at p (1..4), or 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned char c = p[0];
-	size_t n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80) /* the NUL stops here too */
-			return 0;
-	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xf0 && p[1] < 0x90))
-		return 0; /* overlong */
-	if ((c == 0xed && p[1] >= 0xa0) || (c == 0xf4 && p[1] >= 0x90))
-		return 0; /* surrogate, over U+10FFFF */
-	return n;
-}
-
-/*
- * Messages quote request bytes, and "%.100s" or the size of msg can cut a
- * character in two: what is not UTF-8 becomes '?', so that the answer is
- * JSON (RFC 8259 requires UTF-8; attestctl's parser checks it).
- */
-static void utf8_clean(char *s)
-{
-	size_t n;
-
-	while (*s) {
-		n = utf8_len((const unsigned char *)s);
-		if (n == 0) {
-			*s++ = '?';
-			continue;
-		}
-		s += n;
-	}
-}
-
 int ver_error(struct ver_resp *rs, unsigned int status, const char *code,
 	      const char *fmt, ...)
 {
@@ -90,7 +45,7 @@ int ver_error(struct ver_resp *rs, unsigned int status, const char *code,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	utf8_clean(msg);
+	att_json_utf8_clean(msg);
 	if (!o) {
 		rs->status = 500;
 		return 0;

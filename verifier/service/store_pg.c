@@ -47,8 +47,8 @@ static const char *const pg_migrations[] = {
 	 * one EK under two ids at once (or on two replicas) cannot both
 	 * be stored. Refused while two agents share an EK: delete one.
 	 */
-	"DROP INDEX agents_ek;"
-	"CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);",
+	("DROP INDEX agents_ek;"
+	 "CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);"),
 };
 
 #define PG_NMIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))

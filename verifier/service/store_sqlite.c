@@ -45,8 +45,8 @@ static const char *const sq_migrations[] = {
 	 * one EK under two ids at once (or on two replicas) cannot both
 	 * be stored. Refused while two agents share an EK: delete one.
 	 */
-	"DROP INDEX agents_ek;"
-	"CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);",
+	("DROP INDEX agents_ek;"
+	 "CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);"),
 };
 
 #define SQ_NMIGRATIONS ((int)(sizeof(sq_migrations) / sizeof(sq_migrations[0])))
@@ -113,7 +113,8 @@ void sq_finish(struct sq_store *q, sqlite3_stmt *st)
 			return;
 		}
 	}
-	sq_finish(q, st);
+	/* Not cached (the cache was full when it was prepared). */
+	sqlite3_finalize(st);
 }
 
 int sq_exec(struct sq_store *q, const char *sql)

@@ -16,4 +16,13 @@ struct json_object;
 int att_json_parse(const char *text, size_t len, int max_depth,
 		   struct json_object **out, char *err, size_t errlen);
 
+/*
+ * Replaces, in place, every byte of s that does not start a valid UTF-8
+ * sequence with '?': text that quotes untrusted bytes (paths, request
+ * fields), or was cut by "%.200s" in the middle of a character, becomes
+ * something a JSON document may carry (RFC 8259 requires UTF-8; json-c
+ * writes strings as they are).
+ */
+void att_json_utf8_clean(char *s);
+
 #endif
