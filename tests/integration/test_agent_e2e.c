@@ -591,24 +591,11 @@ static void tpm_gone_mid_round(void **state)
 		write_conf();
 		{
 			struct agent_tpm *t;
-			TPMS_TIME_INFO *ti = NULL;
-			ESYS_CONTEXT *e;
 
 			assert_int_equal(
 				agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
-			e = agent_tpm_esys(t);
-			assert_int_equal(Esys_ReadClock(e, ESYS_TR_NONE,
-							ESYS_TR_NONE,
-							ESYS_TR_NONE, &ti),
-					 TSS2_RC_SUCCESS);
 			assert_int_equal(
-				Esys_ClockSet(e, ESYS_TR_RH_OWNER,
-					      ESYS_TR_PASSWORD, ESYS_TR_NONE,
-					      ESYS_TR_NONE,
-					      ti->clockInfo.clock +
-						      (UINT64_C(1) << 23)),
-				TSS2_RC_SUCCESS);
-			Esys_Free(ti);
+				att_tpm_clock_safe_again(agent_tpm_esys(t)), 0);
 			agent_tpm_free(t);
 		}
 		boot();

@@ -85,36 +85,13 @@ static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
 static int setup(int use_pg)
 {
 	struct json_object *js;
-	int created;
 
-	memset(&F, 0, sizeof(F));
 	V2 = NULL;
-	snprintf(F.dir, sizeof(F.dir), "/tmp/att-attack-XXXXXX");
-	if (!mkdtemp(F.dir))
+	if (vh_setup(&F, "attack", use_pg))
 		return -1;
-	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
-	if (use_pg) {
-		if (att_pg_start(&F.pg)) {
-			fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
-			return -1;
-		}
-		snprintf(F.db, sizeof(F.db), "%s", att_pg_url(F.pg));
-	}
-	att_buf_init(&F.log, 0);
 	/* Hundreds of requests: the schemas are test_verifier_*'s. */
 	F.no_schema = 1;
-	if (att_pki_init(F.dir)) {
-		fprintf(stderr, "FATAL: cannot make the test PKI\n");
-		return -1;
-	}
-	if (att_swtpm_start(&F.sw) ||
-	    agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm) ||
-	    agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
-				VH_AK_HANDLE, &created)) {
-		fprintf(stderr, "FATAL: no swtpm with an AK\n");
-		return -1;
-	}
-	if (att_vproc_start(F.dir, F.db, extra, &F.vp) ||
+	if (vh_start_verifier(&F, extra) ||
 	    (use_pg && att_vproc_start(F.dir, F.db, extra, &V2))) {
 		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
 		return -1;
@@ -146,26 +123,14 @@ static int setup_pg(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[160];
 	int st, rc = 0;
 
 	(void)state;
-	if (F.vp && att_vproc_stop(F.vp, &st) == 0 && st != 0)
-		rc = -1;
 	if (V2 && att_vproc_stop(V2, &st) == 0 && st != 0)
 		rc = -1;
-	att_vproc_free(F.vp);
 	att_vproc_free(V2);
-	agent_tpm_free(F.tpm);
-	att_swtpm_free(F.sw);
-	att_pg_free(F.pg);
-	att_buf_release(&F.log);
-	if (!getenv("ATT_KEEP")) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
-		if (system(cmd))
-			rc = -1;
-	}
-	return rc;
+	V2 = NULL;
+	return vh_teardown(&F) ? -1 : rc;
 }
 
 /* ---- every route needs its role ---- */

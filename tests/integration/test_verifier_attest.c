@@ -250,43 +250,16 @@ static int setup(int use_pg)
 	struct json_object *js;
 	int created;
 
-	memset(&F, 0, sizeof(F));
-	snprintf(F.dir, sizeof(F.dir), "/tmp/att-vatt-XXXXXX");
-	if (!mkdtemp(F.dir))
+	if (vh_setup(&F, "vatt", use_pg))
 		return -1;
-	snprintf(F.db, sizeof(F.db), "sqlite:%s/v.db", F.dir);
-	if (use_pg) {
-		if (att_pg_start(&F.pg)) {
-			fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
-			return -1;
-		}
-		snprintf(F.db, sizeof(F.db), "%s", att_pg_url(F.pg));
-	}
-	att_buf_init(&F.log, 0);
-	if (att_pki_init(F.dir)) {
-		fprintf(stderr, "FATAL: cannot make the test PKI\n");
-		return -1;
-	}
 	att_buf_init(&H.cert, 0);
 	att_buf_init(&H.key, 0);
 	if (hook_start()) {
 		fprintf(stderr, "FATAL: cannot start the webhook receiver\n");
 		return -1;
 	}
-	if (att_swtpm_start(&F.sw)) {
-		fprintf(stderr, "FATAL: cannot start swtpm\n");
+	if (vh_start_verifier(&F, extra))
 		return -1;
-	}
-	if (agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm) ||
-	    agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
-				AK_HANDLE, &created)) {
-		fprintf(stderr, "FATAL: no AK in swtpm\n");
-		return -1;
-	}
-	if (att_vproc_start(F.dir, F.db, extra, &F.vp)) {
-		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
-		return -1;
-	}
 	vh_enroll(&F, F.tpm, "host-1");
 	/*
 	 * host-2 is another machine (one TPM, one identity); its rounds in
@@ -322,24 +295,9 @@ static int setup(int use_pg)
 
 static int teardown(void **state)
 {
-	char cmd[160];
-	int st, rc = 0;
-
 	(void)state;
-	if (F.vp && att_vproc_stop(F.vp, &st) == 0 && st != 0)
-		rc = -1;
-	att_vproc_free(F.vp);
-	agent_tpm_free(F.tpm);
-	att_swtpm_free(F.sw);
-	att_pg_free(F.pg);
 	hook_stop();
-	att_buf_release(&F.log);
-	if (!getenv("ATT_KEEP")) {
-		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", F.dir);
-		if (system(cmd))
-			rc = -1;
-	}
-	return rc;
+	return vh_teardown(&F);
 }
 
 /* ---- tests (in order: they share the host and the verifier) ---- */

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,6 +291,22 @@ int att_swtpm_restart(struct att_swtpm *s)
 	int rc = att_swtpm_stop(s);
 
 	return rc ? rc : launch(s);
+}
+
+unsigned int att_tpm_clock_safe_again(ESYS_CONTEXT *esys)
+{
+	TPMS_TIME_INFO *ti = NULL;
+	TSS2_RC rc;
+
+	rc = Esys_ReadClock(esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+			    &ti);
+	if (rc)
+		return rc;
+	rc = Esys_ClockSet(esys, ESYS_TR_RH_OWNER, ESYS_TR_PASSWORD,
+			   ESYS_TR_NONE, ESYS_TR_NONE,
+			   ti->clockInfo.clock + (UINT64_C(1) << 23));
+	Esys_Free(ti);
+	return rc;
 }
 
 static int rm_one(const char *path, const struct stat *sb, int flag,

@@ -8,6 +8,8 @@
 #ifndef ATTEST_TEST_SWTPM_H
 #define ATTEST_TEST_SWTPM_H
 
+#include <tss2/tss2_esys.h>
+
 /* swtpm's local CA: the CA a test trusts for EK certificates. */
 #define ATT_SWTPM_LOCALCA_DIR "/var/lib/swtpm-localca"
 
@@ -32,6 +34,15 @@ int att_swtpm_stop(struct att_swtpm *s);
 int att_swtpm_kill(struct att_swtpm *s);
 /* Stops and starts again on the same state: a TPM reboot. */
 int att_swtpm_restart(struct att_swtpm *s);
+
+/*
+ * After a power loss (no TPM2_Shutdown) a TPM reports its clock as not
+ * safe until it next writes the clock to NV, every 2^22 ms of TPM time;
+ * this moves the clock on past that boundary (TPM2_ClockSet, owner auth
+ * empty as swtpm_setup leaves it) so that it is safe again. 0 or the TSS
+ * return code.
+ */
+unsigned int att_tpm_clock_safe_again(ESYS_CONTEXT *esys);
 
 /* Stops swtpm if running and removes the state directory. NULL is fine. */
 void att_swtpm_free(struct att_swtpm *s);

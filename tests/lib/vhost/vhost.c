@@ -22,10 +22,75 @@
 #include "attest/err.h"
 #include "attest/replay.h"
 #include "imabuild.h"
+#include "pg_cluster.h"
+#include "swtpm.h"
 #include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
+
+/* ---- the fixture ---- */
+
+int vh_setup(struct vh_host *h, const char *prefix, int use_pg)
+{
+	int created;
+
+	memset(h, 0, sizeof(*h));
+	att_buf_init(&h->log, 0);
+	snprintf(h->dir, sizeof(h->dir), "/tmp/att-%.16s-XXXXXX", prefix);
+	if (!mkdtemp(h->dir))
+		return -1;
+	snprintf(h->db, sizeof(h->db), "sqlite:%s/v.db", h->dir);
+	if (use_pg) {
+		if (att_pg_start(&h->pg)) {
+			fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
+			return -1;
+		}
+		snprintf(h->db, sizeof(h->db), "%s", att_pg_url(h->pg));
+	}
+	if (att_pki_init(h->dir)) {
+		fprintf(stderr, "FATAL: cannot make the test PKI\n");
+		return -1;
+	}
+	if (att_swtpm_start(&h->sw) ||
+	    agent_tpm_new(att_swtpm_tcti(h->sw), &h->tpm) ||
+	    agent_tpm_ak_ensure(h->tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
+				VH_AK_HANDLE, &created)) {
+		fprintf(stderr, "FATAL: no swtpm with an AK\n");
+		return -1;
+	}
+	return 0;
+}
+
+int vh_start_verifier(struct vh_host *h, const char *const *extra)
+{
+	if (att_vproc_start(h->dir, h->db, extra, &h->vp)) {
+		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
+		return -1;
+	}
+	return 0;
+}
+
+int vh_teardown(struct vh_host *h)
+{
+	char cmd[160];
+	int st, rc = 0;
+
+	if (h->vp && att_vproc_stop(h->vp, &st) == 0 && st != 0)
+		rc = -1;
+	att_vproc_free(h->vp);
+	agent_tpm_free(h->tpm);
+	att_swtpm_free(h->sw);
+	att_pg_free(h->pg);
+	att_buf_release(&h->log);
+	if (h->dir[0] && !getenv("ATT_KEEP")) {
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", h->dir);
+		if (system(cmd))
+			rc = -1;
+	}
+	memset(h, 0, sizeof(*h));
+	return rc;
+}
 
 int vh_req(struct vh_host *h, const char *who, const char *method,
 	   const char *path, const char *body, struct json_object **js)

@@ -38,6 +38,21 @@ struct vh_host {
 };
 
 /*
+ * The fixture: a scratch directory /tmp/att-PREFIX-XXXXXX with the test
+ * PKI (deploy/pki.sh), the database (SQLite in it, or a private
+ * PostgreSQL when use_pg), an empty list, and a swtpm with an RSA AK at
+ * VH_AK_HANDLE. 0, or -1 with the reason on stderr.
+ */
+int vh_setup(struct vh_host *h, const char *prefix, int use_pg);
+/* Starts h->vp on h->db with extra flags (NULL-terminated). */
+int vh_start_verifier(struct vh_host *h, const char *const *extra);
+/*
+ * Stops the verifier (-1 unless it exited 0), swtpm and PostgreSQL, and
+ * removes the directory unless ATT_KEEP is set.
+ */
+int vh_teardown(struct vh_host *h);
+
+/*
  * One request to h->vp as `who` (a certificate name in h->dir, NULL:
  * none); the answer (and an accepted body) must match its schema (unless
  * h->no_schema) and be JSON, returned in *js. Returns the HTTP status.
