@@ -599,21 +599,6 @@ static void test_sqlite_locked(void **state)
 
 /* ---- a TPM reset without a reboot ---- */
 
-/* The TPM power-cycled; orderly: TPM2_Shutdown first, as an OS does. */
-static void tpm_power_cycle(int orderly)
-{
-	if (orderly)
-		assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm),
-					       ESYS_TR_NONE, ESYS_TR_NONE,
-					       ESYS_TR_NONE, TPM2_SU_CLEAR),
-				 TSS2_RC_SUCCESS);
-	agent_tpm_free(F.tpm);
-	F.tpm = NULL;
-	assert_int_equal(att_swtpm_restart(F.sw), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), 0);
-	assert_int_equal(agent_tpm_ak_load_persistent(F.tpm, VH_AK_HANDLE), 0);
-}
-
 static void expect_untrusted(const char *reason, int reboot)
 {
 	struct vh_round rd = {.id = "host-1", .start = 0, .upto = -1};
@@ -658,7 +643,7 @@ static void test_tpm_reset_without_reboot(void **state)
 
 	(void)state;
 	/* The TPM reset under a running OS: PCRs reset, the list goes on. */
-	tpm_power_cycle(1);
+	vh_tpm_power_cycle(&F, 1);
 	vh_measure(&F, "/usr/bin/a", "A");
 	/* The whole list, as after a reboot: it does not replay. */
 	expect_untrusted("log ima: no prefix of the entries replays", 1);
@@ -669,7 +654,7 @@ static void test_tpm_reset_without_reboot(void **state)
 	 * refused even with a fresh list. When that happens is the TPM's
 	 * business: the test reads the flag in the quote it sent.
 	 */
-	tpm_power_cycle(0);
+	vh_tpm_power_cycle(&F, 0);
 	vh_boot(&F);
 	vh_measure(&F, "/usr/bin/a", "A");
 	assert_int_equal(vh_attest(&F, &rd, &res), 200);

@@ -893,7 +893,7 @@ static void test_uefi_required(void **state)
 	struct json_object *res;
 	struct att_buf log;
 	uint8_t d[32];
-	int st, created;
+	int st;
 
 	(void)state;
 	assert_int_equal(att_vproc_start(F.dir, F.db, args, &v), 0);
@@ -907,18 +907,7 @@ static void test_uefi_required(void **state)
 	assert_string_equal(vh_jstr(res, "state"), "trusted");
 	json_object_put(res);
 	/* An orderly reboot */
-	assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm), ESYS_TR_NONE,
-				       ESYS_TR_NONE, ESYS_TR_NONE,
-				       TPM2_SU_CLEAR),
-			 TSS2_RC_SUCCESS);
-	agent_tpm_free(F.tpm);
-	F.tpm = NULL;
-	assert_int_equal(att_swtpm_restart(F.sw), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), 0);
-	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, AK_HANDLE,
-					     &created),
-			 0);
+	vh_tpm_power_cycle(&F, 1);
 	vh_boot(&F);
 	vh_measure(&F, "/usr/bin/a", "A");
 	/* without the firmware log: untrusted, and asked for again */

@@ -62,6 +62,20 @@ int vh_setup(struct vh_host *h, const char *prefix, int use_pg)
 	return 0;
 }
 
+void vh_tpm_power_cycle(struct vh_host *h, int orderly)
+{
+	if (orderly)
+		assert_int_equal(Esys_Shutdown(agent_tpm_esys(h->tpm),
+					       ESYS_TR_NONE, ESYS_TR_NONE,
+					       ESYS_TR_NONE, TPM2_SU_CLEAR),
+				 TSS2_RC_SUCCESS);
+	agent_tpm_free(h->tpm);
+	h->tpm = NULL;
+	assert_int_equal(att_swtpm_restart(h->sw), 0);
+	assert_int_equal(agent_tpm_new(att_swtpm_tcti(h->sw), &h->tpm), 0);
+	assert_int_equal(agent_tpm_ak_load_persistent(h->tpm, VH_AK_HANDLE), 0);
+}
+
 int vh_start_verifier(struct vh_host *h, const char *const *extra)
 {
 	if (att_vproc_start(h->dir, h->db, extra, &h->vp)) {

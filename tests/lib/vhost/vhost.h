@@ -44,6 +44,12 @@ struct vh_host {
  * VH_AK_HANDLE. 0, or -1 with the reason on stderr.
  */
 int vh_setup(struct vh_host *h, const char *prefix, int use_pg);
+/*
+ * The TPM power-cycled (swtpm restarted on its state): with orderly, an
+ * OS's TPM2_Shutdown first (the clock stays safe). The AK at
+ * VH_AK_HANDLE is loaded again. PCRs are reset; the list is the test's.
+ */
+void vh_tpm_power_cycle(struct vh_host *h, int orderly);
 /* Starts h->vp on h->db with extra flags (NULL-terminated). */
 int vh_start_verifier(struct vh_host *h, const char *const *extra);
 /*
