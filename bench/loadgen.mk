@@ -4,6 +4,7 @@ BENCH_LOADGEN := $(B)/tools/att-bench-loadgen
 TOOLS += $(BENCH_LOADGEN)
 LINKS += $(BENCH_LOADGEN)
 $(BENCH_LOADGEN)_SRCS := $(SRC)/bench/loadgen/main.c \
+	$(SRC)/bench/loadgen/run.c \
 	$(SRC)/bench/loadgen/agent.c \
 	$(SRC)/bench/loadgen/files.c \
 	$(SRC)/bench/loadgen/selftest.c \

@@ -7,8 +7,11 @@
 #ifndef BENCH_LG_H
 #define BENCH_LG_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <curl/curl.h>
 #include <openssl/evp.h>
@@ -114,6 +117,71 @@ int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int close,
 
 /* --selftest: software TPM against libattest (RSA and ECC EKs, quotes). */
 int lg_selftest(long n);
+
+/* ---- run.c: phases over worker threads and processes ---- */
+
+#define LG_LAT_CAP     (4u << 20) /* latencies kept per phase */
+#define LG_MAX_THREADS 1024
+#define LG_MAX_PROCS   16
+
+enum lg_phase_kind {
+	LG_PH_ENROLL,	/* every agent enrolls */
+	LG_PH_WARMUP,	/* a round each, connection closed after it */
+	LG_PH_MEASURED, /* closed loop, or open loop at st->rate */
+	LG_PH_CONNECT,	/* a round each, connection left open */
+	LG_PH_PRIME,	/* agent 0's first round alone */
+};
+
+/* A phase's settings and counters, shared by every process of the run. */
+struct lg_stats {
+	atomic_ulong done, errors, mismatches, nlat;
+	atomic_ulong ticket;  /* open loop: next scheduled round */
+	double t0, end, rate; /* rate 0: closed loop */
+	int phase;
+	int skip0; /* agent 0 had its first round already */
+};
+
+struct lg_run {
+	struct lg_conf *c;
+	enum lg_kind (*kind)(unsigned int idx);
+	struct lg_stats *st; /* shared memory */
+	double *lat;	     /* shared: LG_LAT_CAP latencies, seconds */
+	/* This process's agents: run-wide index i * nproc + proc. */
+	struct lg_agent **agents;
+	unsigned int n, conc;
+	atomic_uint cursor;
+	unsigned int total, conc_total; /* the whole run */
+	unsigned int nproc, proc;
+	int is_child, child_rc;
+	pid_t pids[LG_MAX_PROCS];
+	int cmd[LG_MAX_PROCS], ack[LG_MAX_PROCS];
+	double busy; /* machine CPU busy during the last phase, in cores */
+};
+
+/*
+ * Sets up the shared counters and, with nproc > 1, forks the processes
+ * (before any agent exists). In a child it returns only when the parent
+ * has stopped the run, with r->is_child set: the caller then returns
+ * lg_run_stop(r) at once.
+ */
+int lg_run_start(struct lg_run *r, unsigned int nagents, unsigned int conc,
+		 unsigned int nproc);
+/* One phase in every process; r->busy is the machine's load meanwhile. */
+int lg_phase(struct lg_run *r, int phase, double duration, double rate);
+/* CPU seconds of the load generator, all its processes. */
+double lg_gen_cpu(const struct lg_run *r);
+void lg_run_free_agents(struct lg_run *r);
+/* Stops the processes and frees everything; 0 when all ended well. */
+int lg_run_stop(struct lg_run *r);
+double lg_now(void);
+
+/* Processes' CPU and memory from /proc, summed over pids. */
+struct lg_proc {
+	double cpu;	     /* utime + stime, seconds */
+	long rss_kb, hwm_kb; /* summed */
+};
+
+int lg_proc_read(const int *pids, unsigned int n, struct lg_proc *p);
 
 /* Prints at most a few error lines for the whole run. */
 void lg_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -8,8 +8,6 @@
  */
 #include <getopt.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +23,6 @@
 
 #define LG_MAX_URLS 8
 #define LG_MAX_PIDS 8
-#define LG_LAT_CAP  (4u << 20)
 
 static void lg_usage(FILE *f)
 {
@@ -99,6 +96,11 @@ static void lg_usage(FILE *f)
 	      "                       (repeatable)\n"
 	      "    --prefix P         agent id prefix (default lg)\n"
 	      "    --timeout S        seconds per request (default 120)\n"
+	      "    --procs P          spread the agents over P processes "
+	      "(default: as\n"
+	      "                       many as the descriptor limit needs, "
+	      "at most 4,000\n"
+	      "                       agents each; up to 16)\n"
 	      "    --soak S           instead of the measured phases: S "
 	      "seconds at --rate R,\n"
 	      "                       one report line a minute; requests "
@@ -124,130 +126,12 @@ struct lg_opts {
 	char *urls[LG_MAX_URLS];
 	unsigned int nurls;
 	const char *pki, *ekca_cert, *ekca_key, *prefix;
-	long agents, conc, duration, entries, files, big, timeout, soak;
+	long agents, conc, duration, entries, files, big, timeout, soak, procs;
 	double rate, rate_frac, bad_sig, unknown;
 	int rsa_ek, reconnect;
 	int pids[LG_MAX_PIDS];
 	unsigned int npids;
 };
-
-struct lg_stats {
-	atomic_ulong done, errors, mismatches;
-	atomic_ulong nlat;
-	double *lat;
-};
-
-struct lg_run {
-	struct lg_conf *c;
-	struct lg_agent **agents;
-	unsigned int n;
-	unsigned int conc;
-	atomic_uint cursor;
-	atomic_ulong ticket;
-	double t0, end, rate; /* rate 0: closed loop */
-	struct lg_stats st;
-	int phase;   /* 0 enroll, 1 warm-up, 3 connect, 2 measured */
-	int skip0;   /* warm-up: agent 0 had its first round already */
-	double busy; /* machine CPU busy during the phase, in cores */
-};
-
-static double lg_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void lg_sleep_until(double t)
-{
-	double d = t - lg_now();
-	struct timespec ts;
-
-	if (d <= 0)
-		return;
-	ts.tv_sec = (time_t)d;
-	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-	nanosleep(&ts, NULL);
-}
-
-/* ---- process accounting (/proc) ---- */
-
-struct lg_proc {
-	double cpu;	     /* utime + stime, seconds, summed */
-	long rss_kb, hwm_kb; /* summed */
-};
-
-static int lg_proc_read(const int *pids, unsigned int n, struct lg_proc *p)
-{
-	char path[64], buf[1024], *q;
-	unsigned long ut, st;
-	unsigned int i;
-	long tck = sysconf(_SC_CLK_TCK);
-	FILE *f;
-
-	memset(p, 0, sizeof(*p));
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/stat", pids[i]);
-		f = fopen(path, "r");
-		if (!f)
-			return ATT_E_IO;
-		q = fgets(buf, sizeof(buf), f);
-		fclose(f);
-		q = q ? strrchr(buf, ')') : NULL;
-		/* after ")": state(3) ... utime(14) stime(15) */
-		if (!q || sscanf(q + 2,
-				 "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
-				 "%*u %lu %lu",
-				 &ut, &st) != 2)
-			return ATT_E_FORMAT;
-		p->cpu += (double)(ut + st) / (double)tck;
-		snprintf(path, sizeof(path), "/proc/%d/status", pids[i]);
-		f = fopen(path, "r");
-		if (!f)
-			return ATT_E_IO;
-		while (fgets(buf, sizeof(buf), f)) {
-			long v;
-
-			if (sscanf(buf, "VmRSS: %ld", &v) == 1)
-				p->rss_kb += v;
-			else if (sscanf(buf, "VmHWM: %ld", &v) == 1)
-				p->hwm_kb += v;
-		}
-		fclose(f);
-	}
-	return 0;
-}
-
-/* Whole machine: busy and total jiffies over every CPU (/proc/stat). */
-static void lg_machine(double *busy, double *total)
-{
-	unsigned long long v[8] = {0};
-	FILE *f = fopen("/proc/stat", "r");
-	int i;
-
-	*busy = *total = 0;
-	if (!f)
-		return;
-	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0],
-		   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) == 8) {
-		for (i = 0; i < 8; i++)
-			*total += (double)v[i];
-		*busy = *total - (double)v[3] - (double)v[4]; /* idle, iowait */
-	}
-	fclose(f);
-}
-
-static double lg_self_cpu(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
-}
-
-/* ---- workers ---- */
 
 static enum lg_kind lg_kind_of(const struct lg_opts *o, unsigned int i)
 {
@@ -263,151 +147,9 @@ static enum lg_kind lg_kind_of(const struct lg_opts *o, unsigned int i)
 
 static const struct lg_opts *lg_o;
 
-static void lg_count(struct lg_run *r, int rc, int ok, double lat)
+static enum lg_kind lg_kind_fn(unsigned int i)
 {
-	unsigned long i;
-
-	if (rc) {
-		atomic_fetch_add(&r->st.errors, 1);
-		return;
-	}
-	atomic_fetch_add(&r->st.done, 1);
-	if (!ok)
-		atomic_fetch_add(&r->st.mismatches, 1);
-	if (r->st.lat) {
-		i = atomic_fetch_add(&r->st.nlat, 1);
-		if (i < LG_LAT_CAP)
-			r->st.lat[i] = lat;
-	}
-}
-
-/* Enrollment and warm-up: every agent once. */
-static void lg_each(struct lg_run *r, struct lg_scratch *s)
-{
-	unsigned int i;
-	int rc, ok = 1;
-	double t;
-
-	while ((i = atomic_fetch_add(&r->cursor, 1)) < r->n) {
-		if (i == 0 && r->skip0)
-			continue;
-		t = lg_now();
-		if (r->phase == 0) {
-			rc = lg_agent_new(r->c, i, lg_kind_of(lg_o, i),
-					  &r->agents[i]);
-			if (!rc)
-				rc = lg_agent_enroll(r->agents[i], s);
-			if (rc) { /* never used again */
-				lg_agent_free(r->agents[i]);
-				r->agents[i] = NULL;
-			}
-		} else {
-			/* Warm-up: connections closed, so that the memory
-			 * measured after it is the agents' state, not TLS;
-			 * connect: every agent's keep-alive connection. */
-			rc = r->agents[i] ? lg_agent_round(r->agents[i], s,
-							   r->phase == 1, &ok)
-					  : ATT_E_STATE;
-		}
-		lg_count(r, rc, ok, lg_now() - t);
-	}
-}
-
-static struct lg_agent *lg_pick(struct lg_run *r)
-{
-	unsigned int i, tries;
-	struct lg_agent *a;
-
-	for (tries = 0; tries < 2 * r->n; tries++) {
-		i = atomic_fetch_add(&r->cursor, 1) % r->n;
-		a = r->agents[i];
-		if (a && lg_agent_claim(a))
-			return a;
-	}
-	return NULL;
-}
-
-static void lg_measured(struct lg_run *r, struct lg_scratch *s)
-{
-	struct lg_agent *a;
-	double ts, t1;
-	unsigned long j;
-	int rc, ok;
-
-	for (;;) {
-		if (r->rate > 0) {
-			j = atomic_fetch_add(&r->ticket, 1);
-			ts = r->t0 + (double)j / r->rate;
-			if (ts >= r->end)
-				return;
-			lg_sleep_until(ts);
-		} else {
-			ts = lg_now();
-			if (ts >= r->end)
-				return;
-		}
-		a = lg_pick(r);
-		if (!a) {
-			lg_errorf("no free agent: more concurrency than "
-				  "agents");
-			atomic_fetch_add(&r->st.errors, 1);
-			return;
-		}
-		rc = lg_agent_round(a, s, r->c->reconnect, &ok);
-		t1 = lg_now();
-		lg_agent_release(a);
-		lg_count(r, rc, ok, t1 - ts);
-	}
-}
-
-static void *lg_worker(void *arg)
-{
-	struct lg_run *r = arg;
-	struct lg_scratch s;
-
-	if (lg_scratch_init(&s, r->c)) {
-		lg_scratch_release(&s);
-		atomic_fetch_add(&r->st.errors, 1);
-		return NULL;
-	}
-	if (r->phase != 2)
-		lg_each(r, &s);
-	else
-		lg_measured(r, &s);
-	lg_scratch_release(&s);
-	return NULL;
-}
-
-static int lg_phase(struct lg_run *r, int phase, double duration, double rate)
-{
-	pthread_t th[1024];
-	unsigned int i, nt = r->conc;
-	double b0, t0, b1, t1;
-
-	r->phase = phase;
-	atomic_store(&r->cursor, 0);
-	atomic_store(&r->ticket, 0);
-	atomic_store(&r->st.done, 0);
-	atomic_store(&r->st.errors, 0);
-	atomic_store(&r->st.mismatches, 0);
-	atomic_store(&r->st.nlat, 0);
-	r->rate = rate;
-	r->t0 = lg_now();
-	r->end = r->t0 + duration;
-	if (nt > 1024)
-		nt = 1024;
-	lg_machine(&b0, &t0);
-	for (i = 0; i < nt; i++)
-		if (pthread_create(&th[i], NULL, lg_worker, r))
-			break;
-	nt = i;
-	for (i = 0; i < nt; i++)
-		pthread_join(th[i], NULL);
-	lg_machine(&b1, &t1);
-	r->busy = t1 > t0 ? (b1 - b0) / (t1 - t0) *
-				    (double)sysconf(_SC_NPROCESSORS_ONLN)
-			  : NAN;
-	return nt ? 0 : ATT_E_INTERNAL;
+	return lg_kind_of(lg_o, i);
 }
 
 static int lg_cmp_double(const void *a, const void *b)
@@ -529,6 +271,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		O_PREFIX,
 		O_TIMEOUT,
 		O_SOAK,
+		O_PROCS,
 		O_HELP,
 	};
 	static const struct option lo[] = {
@@ -552,6 +295,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		{"prefix", 1, NULL, O_PREFIX},
 		{"timeout", 1, NULL, O_TIMEOUT},
 		{"soak", 1, NULL, O_SOAK},
+		{"procs", 1, NULL, O_PROCS},
 		{"help", 0, NULL, O_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -622,6 +366,9 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		case O_SOAK:
 			o->soak = v;
 			break;
+		case O_PROCS:
+			o->procs = v;
+			break;
 		case O_PID:
 			if (o->npids >= LG_MAX_PIDS)
 				return ATT_E_INVAL;
@@ -637,8 +384,9 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 	}
 	if (optind != argc || !o->nurls || !o->pki || !o->ekca_cert ||
 	    !o->ekca_key || o->agents < 1 || o->conc < 1 || o->conc > 1024 ||
-	    o->files < 1 || o->entries < 1 || o->bad_sig + o->unknown > 1 ||
-	    (o->unknown > 0 && o->entries < 2) || (o->soak && !(o->rate > 0)))
+	    o->procs > 16 || o->files < 1 || o->entries < 1 ||
+	    o->bad_sig + o->unknown > 1 || (o->unknown > 0 && o->entries < 2) ||
+	    (o->soak && !(o->rate > 0)))
 		return ATT_E_INVAL;
 	return 0;
 }
@@ -647,42 +395,43 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 
 static void lg_report(const char *phase, struct lg_run *r, double secs,
 		      const struct lg_proc *p0, const struct lg_proc *p1,
-		      double self_cpu, double offered)
+		      double gen_cpu, double offered)
 {
-	unsigned long done = atomic_load(&r->st.done);
-	unsigned long n = atomic_load(&r->st.nlat);
-	double rate = (double)done / secs, p50, p99, vcpu;
+	struct lg_stats *st = r->st;
+	unsigned long done = atomic_load(&st->done);
+	unsigned long n = atomic_load(&st->nlat);
+	double rate = (double)done / secs, p50, p99, vcpu, gcpu;
 
 	if (n > LG_LAT_CAP)
 		n = LG_LAT_CAP;
-	qsort(r->st.lat, n, sizeof(double), lg_cmp_double);
-	p50 = lg_pct(r->st.lat, n, 0.50) * 1e3;
-	p99 = lg_pct(r->st.lat, n, 0.99) * 1e3;
+	qsort(r->lat, n, sizeof(double), lg_cmp_double);
+	p50 = lg_pct(r->lat, n, 0.50) * 1e3;
+	p99 = lg_pct(r->lat, n, 0.99) * 1e3;
 	vcpu = done && p1 ? (p1->cpu - p0->cpu) * 1e3 / (double)done : NAN;
+	gcpu = done ? gen_cpu * 1e3 / (double)done : NAN;
 	printf("%s: %lu attestations in %.1f s = %.0f/s%s; latency p50 "
 	       "%.1f ms p99 %.1f ms; verifier CPU %.3f ms/attestation; "
 	       "loadgen CPU %.3f ms/attestation; machine busy %.2f of %ld "
 	       "cores; %lu errors, %lu wrong verdicts\n",
 	       phase, done, secs, rate, offered > 0 ? " (open loop)" : "", p50,
-	       p99, vcpu, done ? self_cpu * 1e3 / (double)done : NAN, r->busy,
-	       sysconf(_SC_NPROCESSORS_ONLN),
-	       (unsigned long)atomic_load(&r->st.errors),
-	       (unsigned long)atomic_load(&r->st.mismatches));
-	printf("result phase=%s agents=%u conc=%u offered=%.0f att_per_s=%.1f "
-	       "p50_ms=%.2f p99_ms=%.2f verifier_cpu_ms=%.3f "
+	       p99, vcpu, gcpu, r->busy, sysconf(_SC_NPROCESSORS_ONLN),
+	       (unsigned long)atomic_load(&st->errors),
+	       (unsigned long)atomic_load(&st->mismatches));
+	printf("result phase=%s agents=%u conc=%u procs=%u offered=%.0f "
+	       "att_per_s=%.1f p50_ms=%.2f p99_ms=%.2f verifier_cpu_ms=%.3f "
 	       "loadgen_cpu_ms=%.3f machine_busy_cores=%.2f errors=%lu "
 	       "wrong=%lu rss_kb=%ld hwm_kb=%ld\n",
-	       phase, r->n, r->conc, offered, rate, p50, p99, vcpu,
-	       done ? self_cpu * 1e3 / (double)done : NAN, r->busy,
-	       (unsigned long)atomic_load(&r->st.errors),
-	       (unsigned long)atomic_load(&r->st.mismatches),
+	       phase, r->total, r->conc_total, r->nproc, offered, rate, p50,
+	       p99, vcpu, gcpu, r->busy,
+	       (unsigned long)atomic_load(&st->errors),
+	       (unsigned long)atomic_load(&st->mismatches),
 	       p1 ? p1->rss_kb : 0L, p1 ? p1->hwm_kb : 0L);
 	fflush(stdout);
 }
 
 static int lg_bad(struct lg_run *r)
 {
-	return atomic_load(&r->st.errors) || atomic_load(&r->st.mismatches);
+	return atomic_load(&r->st->errors) || atomic_load(&r->st->mismatches);
 }
 
 /*
@@ -693,7 +442,7 @@ static int lg_soak(const struct lg_opts *o, struct lg_run *r)
 {
 	unsigned long done = 0, errors = 0, wrong = 0;
 	double t0 = lg_now(), left, t, cpu;
-	unsigned int i, minute = 0;
+	unsigned int minute = 0;
 
 	printf("soak: start, %ld s at %.0f attestations/s\n", o->soak, o->rate);
 	fflush(stdout);
@@ -701,42 +450,124 @@ static int lg_soak(const struct lg_opts *o, struct lg_run *r)
 		char name[32];
 
 		snprintf(name, sizeof(name), "soak-%u", ++minute);
-		cpu = lg_self_cpu();
+		cpu = lg_gen_cpu(r);
 		t = lg_now();
-		lg_phase(r, 2, left < 60 ? left : 60, o->rate);
+		lg_phase(r, LG_PH_MEASURED, left < 60 ? left : 60, o->rate);
 		lg_report(name, r, lg_now() - t, NULL, NULL,
-			  lg_self_cpu() - cpu, o->rate);
-		done += atomic_load(&r->st.done);
-		errors += atomic_load(&r->st.errors);
-		wrong += atomic_load(&r->st.mismatches);
+			  lg_gen_cpu(r) - cpu, o->rate);
+		done += atomic_load(&r->st->done);
+		errors += atomic_load(&r->st->errors);
+		wrong += atomic_load(&r->st->mismatches);
 	}
 	printf("result phase=soak agents=%u seconds=%ld attestations=%lu "
 	       "errors=%lu wrong=%lu\n",
-	       r->n, o->soak, done, errors, wrong);
-	for (i = 0; i < r->n; i++)
-		lg_agent_free(r->agents[i]);
-	free(r->agents);
-	free(r->st.lat);
+	       r->total, o->soak, done, errors, wrong);
 	return wrong ? ATT_E_VERIFY : 0;
 }
 
-/* Phases: enroll, warm-up, saturation, open loop. */
+/* A measured phase with the verifiers' CPU and memory around it. */
+static void lg_timed(const struct lg_opts *o, struct lg_run *r, int phase,
+		     double duration, double rate, struct lg_proc *pa,
+		     struct lg_proc *pb, double *secs, double *cpu)
+{
+	int have = o->npids > 0;
+
+	*cpu = lg_gen_cpu(r);
+	if (have)
+		lg_proc_read(o->pids, o->npids, pa);
+	*secs = lg_now();
+	lg_phase(r, phase, duration, rate);
+	*secs = lg_now() - *secs;
+	if (have)
+		lg_proc_read(o->pids, o->npids, pb);
+	*cpu = lg_gen_cpu(r) - *cpu;
+}
+
+/* One more agent whose first attestation has o->big entries. */
+static int lg_first_big(const struct lg_opts *o, struct lg_run *r)
+{
+	struct lg_proc pa = {0}, pb = {0};
+	int have = o->npids > 0, ok = 0, rc;
+	struct lg_agent *a = NULL;
+	struct lg_scratch s;
+	double t = 0;
+
+	rc = lg_scratch_init(&s, r->c);
+	if (!rc)
+		rc = lg_agent_new(r->c, r->total, LG_HONEST, &a);
+	if (!rc)
+		rc = lg_agent_enroll(a, &s);
+	if (!rc) {
+		lg_agent_set_first(a, (uint32_t)o->big);
+		if (have)
+			lg_proc_read(o->pids, o->npids, &pa);
+		t = lg_now();
+		rc = lg_agent_round(a, &s, 0, &ok);
+		t = lg_now() - t;
+		if (have)
+			lg_proc_read(o->pids, o->npids, &pb);
+	}
+	if (rc || !ok) {
+		fprintf(stderr, "att-bench-loadgen: first-big: %s\n",
+			rc ? att_strerror(rc) : "wrong verdict");
+		rc = rc ? rc : ATT_E_VERIFY;
+	} else {
+		printf("first-big: first attestation with %ld entries "
+		       "(evidence %zu bytes) trusted in %.3f s; "
+		       "verifier CPU %.3f s\n",
+		       o->big + 1, s.body.len, t, have ? pb.cpu - pa.cpu : NAN);
+		printf("result phase=first-big entries=%ld seconds=%.3f "
+		       "verifier_cpu_s=%.3f hwm_kb=%ld\n",
+		       o->big + 1, t, have ? pb.cpu - pa.cpu : NAN,
+		       have ? pb.hwm_kb : 0L);
+	}
+	lg_agent_free(a);
+	lg_scratch_release(&s);
+	return rc;
+}
+
+/* Processes: as asked, else enough for the descriptor limit. */
+static unsigned int lg_nproc(const struct lg_opts *o)
+{
+	struct rlimit rl;
+	long per;
+
+	if (o->procs > 0)
+		return (unsigned int)o->procs;
+	/* Three descriptors per agent (see run.c), some to spare. */
+	per = getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+			      rl.rlim_cur > 3000000
+		      ? 1000000
+		      : ((long)rl.rlim_cur - 200) / 3;
+	if (per > 4000)
+		per = 4000; /* and a few thousand threads' worth of work */
+	if (per < 1)
+		per = 1;
+	return (unsigned int)((o->agents + per - 1) / per);
+}
+
+/* Phases: enroll, warm-up, connect, saturation, open loop. */
 static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 {
 	struct lg_run r;
-	struct lg_proc p0 = {0}, p1 = {0}, pa = {0}, pb = {0};
-	int have = o->npids > 0, failed = 0;
+	struct lg_proc p0 = {0}, pa = {0}, pb = {0};
+	int have = o->npids > 0, failed = 0, rc;
 	double t, cpu, sat = 0, rate;
-	unsigned int i;
 
 	memset(&r, 0, sizeof(r));
 	r.c = c;
-	r.n = (unsigned int)o->agents;
-	r.conc = (unsigned int)o->conc;
-	r.agents = calloc(r.n, sizeof(*r.agents));
-	r.st.lat = malloc(LG_LAT_CAP * sizeof(double));
-	if (!r.agents || !r.st.lat)
-		return ATT_E_NOMEM;
+	r.kind = lg_kind_fn;
+	rc = lg_run_start(&r, (unsigned int)o->agents, (unsigned int)o->conc,
+			  lg_nproc(o));
+	if (r.is_child)
+		return lg_run_stop(&r);
+	if (rc) {
+		lg_run_stop(&r);
+		return rc;
+	}
+	if (r.nproc > 1)
+		printf("loadgen: %u processes, %u worker threads each\n",
+		       r.nproc, r.conc);
 	if (have && lg_proc_read(o->pids, o->npids, &p0))
 		have = 0;
 	if (!have)
@@ -744,141 +575,86 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 				"account: CPU and memory not reported\n");
 
 	t = lg_now();
-	lg_phase(&r, 0, 0, 0);
+	lg_phase(&r, LG_PH_ENROLL, 0, 0);
 	t = lg_now() - t;
 	printf("enroll: %lu agents (%s EKs) in %.1f s = %.0f/s; %lu "
 	       "errors\n",
-	       (unsigned long)atomic_load(&r.st.done),
+	       (unsigned long)atomic_load(&r.st->done),
 	       c->ecc_ek ? "ECC P-256" : "RSA-2048", t,
-	       (double)atomic_load(&r.st.done) / t,
-	       (unsigned long)atomic_load(&r.st.errors));
+	       (double)atomic_load(&r.st->done) / t,
+	       (unsigned long)atomic_load(&r.st->errors));
 	failed |= lg_bad(&r);
 
 	/*
 	 * Agent 0's first round alone: the whitelist gets compiled; the
 	 * memory measured from here on grows with the agents only.
 	 */
-	if (r.n > 1 && r.agents[0]) {
-		struct lg_scratch s;
-		int ok = 0;
-
-		if (lg_scratch_init(&s, c) ||
-		    lg_agent_round(r.agents[0], &s, 1, &ok) || !ok)
-			failed = 1;
-		lg_scratch_release(&s);
-		r.skip0 = 1;
+	if (r.total > 1) {
+		lg_phase(&r, LG_PH_PRIME, 0, 0);
+		failed |= lg_bad(&r) || atomic_load(&r.st->done) != 1;
+		r.st->skip0 = 1;
 	}
 	if (have)
 		lg_proc_read(o->pids, o->npids, &p0);
-	t = lg_now();
-	cpu = lg_self_cpu();
-	lg_phase(&r, 1, 0, 0);
-	t = lg_now() - t;
-	r.skip0 = 0;
-	if (have)
-		lg_proc_read(o->pids, o->npids, &pa);
-	lg_report("warmup", &r, t, &p0, have ? &pa : NULL, lg_self_cpu() - cpu,
-		  0);
+	lg_timed(o, &r, LG_PH_WARMUP, 0, 0, &p0, &pa, &t, &cpu);
+	r.st->skip0 = 0;
+	lg_report("warmup", &r, t, &p0, have ? &pa : NULL, cpu, 0);
 	failed |= lg_bad(&r);
 	if (have)
 		printf("result phase=memory agents=%u rss_before_kb=%ld "
 		       "rss_after_kb=%ld per_agent_kb=%.2f\n",
-		       r.n, p0.rss_kb, pa.rss_kb,
+		       r.total, p0.rss_kb, pa.rss_kb,
 		       (double)(pa.rss_kb - p0.rss_kb) /
-			       (double)(r.n > 1 ? r.n - 1 : 1));
+			       (double)(r.total > 1 ? r.total - 1 : 1));
 
 	/* A second round per agent, leaving its connection open. */
-	t = lg_now();
-	cpu = lg_self_cpu();
-	lg_phase(&r, 3, 0, 0);
-	t = lg_now() - t;
-	if (have)
-		lg_proc_read(o->pids, o->npids, &pb);
-	lg_report("connect", &r, t, &pa, have ? &pb : NULL, lg_self_cpu() - cpu,
-		  0);
+	lg_timed(o, &r, LG_PH_CONNECT, 0, 0, &pa, &pb, &t, &cpu);
+	lg_report("connect", &r, t, &pa, have ? &pb : NULL, cpu, 0);
 	failed |= lg_bad(&r);
 	if (have)
 		printf("result phase=connections agents=%u rss_before_kb=%ld "
 		       "rss_after_kb=%ld per_agent_kb=%.2f\n",
-		       r.n, pa.rss_kb, pb.rss_kb,
-		       (double)(pb.rss_kb - pa.rss_kb) / (double)r.n);
+		       r.total, pa.rss_kb, pb.rss_kb,
+		       (double)(pb.rss_kb - pa.rss_kb) / (double)r.total);
 
-	if (o->soak > 0)
-		return lg_soak(o, &r) || failed ? ATT_E_VERIFY : 0;
+	if (o->soak > 0) {
+		failed |= lg_soak(o, &r) != 0;
+		goto out;
+	}
 	if (o->duration > 0) {
-		cpu = lg_self_cpu();
-		if (have)
-			lg_proc_read(o->pids, o->npids, &pa);
-		t = lg_now();
-		lg_phase(&r, 2, (double)o->duration, 0);
-		t = lg_now() - t;
-		if (have)
-			lg_proc_read(o->pids, o->npids, &pb);
-		lg_report("saturation", &r, t, &pa, have ? &pb : NULL,
-			  lg_self_cpu() - cpu, 0);
-		sat = (double)atomic_load(&r.st.done) / t;
+		lg_timed(o, &r, LG_PH_MEASURED, (double)o->duration, 0, &pa,
+			 &pb, &t, &cpu);
+		lg_report("saturation", &r, t, &pa, have ? &pb : NULL, cpu, 0);
+		sat = (double)atomic_load(&r.st->done) / t;
 		failed |= lg_bad(&r);
 	}
 	rate = o->rate > 0 ? o->rate : o->rate_frac * sat;
 	if (o->duration > 0 && rate > 0) {
-		cpu = lg_self_cpu();
-		if (have)
-			lg_proc_read(o->pids, o->npids, &pa);
-		t = lg_now();
-		lg_phase(&r, 2, (double)o->duration, rate);
-		t = lg_now() - t;
-		if (have)
-			lg_proc_read(o->pids, o->npids, &pb);
-		lg_report("rate", &r, t, &pa, have ? &pb : NULL,
-			  lg_self_cpu() - cpu, rate);
+		lg_timed(o, &r, LG_PH_MEASURED, (double)o->duration, rate, &pa,
+			 &pb, &t, &cpu);
+		lg_report("rate", &r, t, &pa, have ? &pb : NULL, cpu, rate);
 		failed |= lg_bad(&r);
 	}
-	if (o->big > 0) {
-		struct lg_agent *a = NULL;
-		struct lg_scratch s;
-		int ok = 0, rc;
-
-		rc = lg_scratch_init(&s, c);
-		if (!rc)
-			rc = lg_agent_new(c, r.n, LG_HONEST, &a);
-		if (!rc)
-			rc = lg_agent_enroll(a, &s);
-		if (!rc) {
-			lg_agent_set_first(a, (uint32_t)o->big);
-			if (have)
-				lg_proc_read(o->pids, o->npids, &pa);
-			t = lg_now();
-			rc = lg_agent_round(a, &s, 0, &ok);
-			t = lg_now() - t;
-			if (have)
-				lg_proc_read(o->pids, o->npids, &pb);
-		}
-		if (rc || !ok) {
-			fprintf(stderr, "att-bench-loadgen: first-big: %s\n",
-				rc ? att_strerror(rc) : "wrong verdict");
-			failed = 1;
-		} else {
-			printf("first-big: first attestation with %ld entries "
-			       "(evidence %zu bytes) trusted in %.3f s; "
-			       "verifier CPU %.3f s\n",
-			       o->big + 1, s.body.len, t,
-			       have ? pb.cpu - pa.cpu : NAN);
-			printf("result phase=first-big entries=%ld "
-			       "seconds=%.3f verifier_cpu_s=%.3f hwm_kb=%ld\n",
-			       o->big + 1, t, have ? pb.cpu - pa.cpu : NAN,
-			       have ? pb.hwm_kb : 0L);
-		}
-		lg_agent_free(a);
-		lg_scratch_release(&s);
-	}
-	if (have && !lg_proc_read(o->pids, o->npids, &p1))
+	if (o->big > 0 && lg_first_big(o, &r))
+		failed = 1;
+	if (have && !lg_proc_read(o->pids, o->npids, &pb))
 		printf("result phase=end agents=%u rss_kb=%ld hwm_kb=%ld\n",
-		       r.n, p1.rss_kb, p1.hwm_kb);
-	for (i = 0; i < r.n; i++)
-		lg_agent_free(r.agents[i]);
-	free(r.agents);
-	free(r.st.lat);
+		       r.total, pb.rss_kb, pb.hwm_kb);
+out:
+	if (lg_run_stop(&r))
+		failed = 1;
 	return failed ? ATT_E_VERIFY : 0;
+}
+
+/* Up to the hard limit: the agents' connections are descriptors. */
+static void lg_raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 }
 
 int main(int argc, char **argv)
@@ -915,6 +691,7 @@ int main(int argc, char **argv)
 		return rc > 0 ? 0 : 2;
 	}
 	lg_o = &o;
+	lg_raise_nofile();
 	memset(&c, 0, sizeof(c));
 	if (curl_global_init(CURL_GLOBAL_DEFAULT))
 		return 1;

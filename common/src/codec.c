@@ -4,6 +4,8 @@
  */
 #include "attest/codec.h"
 
+#include <string.h>
+
 #include "attest/buf.h"
 #include "attest/err.h"
 
@@ -89,25 +91,39 @@ void att_b64_encode(const uint8_t *p, size_t n, char *out)
 	out[o] = '\0';
 }
 
-static int b64_val(char c)
+/* Base64 digit values plus one; 0: not a digit ('=' included). */
+static const uint8_t b64_tab[256] = {
+	['A'] = 1,  ['B'] = 2,	['C'] = 3,  ['D'] = 4,	['E'] = 5,  ['F'] = 6,
+	['G'] = 7,  ['H'] = 8,	['I'] = 9,  ['J'] = 10, ['K'] = 11, ['L'] = 12,
+	['M'] = 13, ['N'] = 14, ['O'] = 15, ['P'] = 16, ['Q'] = 17, ['R'] = 18,
+	['S'] = 19, ['T'] = 20, ['U'] = 21, ['V'] = 22, ['W'] = 23, ['X'] = 24,
+	['Y'] = 25, ['Z'] = 26, ['a'] = 27, ['b'] = 28, ['c'] = 29, ['d'] = 30,
+	['e'] = 31, ['f'] = 32, ['g'] = 33, ['h'] = 34, ['i'] = 35, ['j'] = 36,
+	['k'] = 37, ['l'] = 38, ['m'] = 39, ['n'] = 40, ['o'] = 41, ['p'] = 42,
+	['q'] = 43, ['r'] = 44, ['s'] = 45, ['t'] = 46, ['u'] = 47, ['v'] = 48,
+	['w'] = 49, ['x'] = 50, ['y'] = 51, ['z'] = 52, ['0'] = 53, ['1'] = 54,
+	['2'] = 55, ['3'] = 56, ['4'] = 57, ['5'] = 58, ['6'] = 59, ['7'] = 60,
+	['8'] = 61, ['9'] = 62, ['+'] = 63, ['/'] = 64,
+};
+
+/* Four digits as 24 bits; bit 31 set when one of them is not a digit. */
+static uint32_t b64_quad(const unsigned char *q)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	uint32_t a = b64_tab[q[0]], b = b64_tab[q[1]], c = b64_tab[q[2]],
+		 d = b64_tab[q[3]];
+
+	if (!a || !b || !c || !d)
+		return 0x80000000u;
+	return (a - 1) << 18 | (b - 1) << 12 | (c - 1) << 6 | (d - 1);
 }
 
 int att_b64_decode(const char *s, size_t slen, uint8_t *out, size_t outmax,
 		   size_t *outlen)
 {
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned char last[4];
 	size_t i, o = 0, pad = 0;
+	uint32_t w;
 
 	if (slen % 4)
 		return ATT_E_FORMAT;
@@ -117,27 +133,33 @@ int att_b64_decode(const char *s, size_t slen, uint8_t *out, size_t outmax,
 		pad++;
 	if (slen / 4 * 3 - pad > outmax)
 		return ATT_E_TOO_BIG;
-	for (i = 0; i < slen; i += 4) {
-		int v[4], k, last = i + 4 == slen;
-		uint32_t w;
-
-		for (k = 0; k < 4; k++) {
-			if (last && s[i + k] == '=' && k >= 4 - (int)pad) {
-				v[k] = 0;
-				continue;
-			}
-			v[k] = b64_val(s[i + k]);
-			if (v[k] < 0)
-				return ATT_E_FORMAT;
-		}
-		w = ((uint32_t)v[0] << 18) | ((uint32_t)v[1] << 12) |
-		    ((uint32_t)v[2] << 6) | (uint32_t)v[3];
+	/* Every quad but the last: four digits, three bytes. */
+	for (i = 0; i + 4 < slen; i += 4) {
+		w = b64_quad(u + i);
+		if (w & 0x80000000u)
+			return ATT_E_FORMAT;
+		out[o] = (uint8_t)(w >> 16);
+		out[o + 1] = (uint8_t)(w >> 8);
+		out[o + 2] = (uint8_t)w;
+		o += 3;
+	}
+	if (slen) {
+		/* The last quad: its '=' padding reads as 'A', whose bits
+		 * must then be zero (canonical). */
+		memcpy(last, u + i, 4);
+		if (pad >= 1)
+			last[3] = 'A';
+		if (pad == 2)
+			last[2] = 'A';
+		w = b64_quad(last);
+		if (w & 0x80000000u)
+			return ATT_E_FORMAT;
 		out[o++] = (uint8_t)(w >> 16);
-		if (!last || pad < 2)
+		if (pad < 2)
 			out[o++] = (uint8_t)(w >> 8);
 		else if (w & 0xffff)
 			return ATT_E_FORMAT; /* non-canonical bits */
-		if (!last || pad < 1)
+		if (pad < 1)
 			out[o++] = (uint8_t)w;
 		else if (pad == 1 && (w & 0xff))
 			return ATT_E_FORMAT;

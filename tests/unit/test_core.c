@@ -145,6 +145,49 @@ static void b64_codec(void **state)
 	assert_int_equal(att_b64_decode("Zh==", 4, out, 16, &n), ATT_E_FORMAT);
 	assert_int_equal(att_b64_decode("Zm9vYmFy", 8, out, 5, &n),
 			 ATT_E_TOO_BIG);
+	/* '=' only at the end, every quad checked, bytes above 0x7f */
+	assert_int_equal(att_b64_decode("Zg==Zg==", 8, out, 16, &n),
+			 ATT_E_FORMAT);
+	assert_int_equal(att_b64_decode("Zm=vYmFy", 8, out, 16, &n),
+			 ATT_E_FORMAT);
+	assert_int_equal(att_b64_decode("Zm9vYm=y", 8, out, 16, &n),
+			 ATT_E_FORMAT);
+	assert_int_equal(att_b64_decode("Zm9vYmF=", 8, out, 16, &n),
+			 ATT_E_FORMAT);
+	assert_int_equal(att_b64_decode("Zm9\xffYmFy", 8, out, 16, &n),
+			 ATT_E_FORMAT);
+	assert_int_equal(att_b64_decode("====", 4, out, 16, &n), ATT_E_FORMAT);
+}
+
+/* Every length 0-300 and every byte value: decode(encode(x)) == x. */
+static void b64_roundtrip(void **state)
+{
+	uint8_t in[300] = {0}, out[300];
+	char enc[404];
+	size_t len, i, n;
+	uint32_t x = 12345;
+
+	(void)state;
+	for (len = 0; len <= sizeof(in); len++) {
+		for (i = 0; i < len; i++) {
+			x = x * 1103515245u + 12345u;
+			in[i] = (uint8_t)(len < 256 && i == 0 ? len : x >> 16);
+		}
+		att_b64_encode(in, len, enc);
+		assert_int_equal(strlen(enc), att_b64_enclen(len));
+		assert_int_equal(
+			att_b64_decode(enc, strlen(enc), out, sizeof(out), &n),
+			ATT_OK);
+		assert_int_equal(n, len);
+		assert_memory_equal(out, in, len);
+		/* one digit anywhere made invalid is refused */
+		if (len) {
+			enc[(len * 7) % strlen(enc)] = '.';
+			assert_int_equal(att_b64_decode(enc, strlen(enc), out,
+							sizeof(out), &n),
+					 ATT_E_FORMAT);
+		}
+	}
 }
 
 static void escape_paths(void **state)
@@ -257,6 +300,7 @@ int main(void)
 		cmocka_unit_test(buf_cap),
 		cmocka_unit_test(hex_codec),
 		cmocka_unit_test(b64_codec),
+		cmocka_unit_test(b64_roundtrip),
 		cmocka_unit_test(escape_paths),
 		cmocka_unit_test(utf8_clean),
 		cmocka_unit_test(digest_table),

@@ -103,8 +103,18 @@ static const char *const pg_sql[PS_COUNT] = {
 			 "= $1 ORDER BY seq DESC LIMIT $2",
 	[PS_NONCE_PUT] = "INSERT INTO nonces (nonce, agent, expires, "
 			 "request) VALUES ($1, $2, $3, $4)",
-	[PS_NONCE_TAKE] = "DELETE FROM nonces WHERE nonce = $1 RETURNING "
-			  "agent, expires, request",
+	/*
+	 * Taking a nonce is committed without waiting for the WAL flush
+	 * (synchronous_commit off for that transaction only): the verdict's
+	 * synchronous commit after it flushes the WAL up to itself, take
+	 * included; if the server crashes before, no verdict was given and
+	 * the nonce is simply there again. Issuing one stays synchronous: a
+	 * crash of the server right after a challenge must not forget it.
+	 */
+	[PS_NONCE_TAKE] = "WITH nosync AS (SELECT set_config("
+			  "'synchronous_commit', 'off', true)) DELETE FROM "
+			  "nonces WHERE nonce = $1 AND EXISTS (SELECT 1 FROM "
+			  "nosync) RETURNING agent, expires, request",
 	[PS_NONCE_GC] = "DELETE FROM nonces WHERE expires < $1",
 	[PS_TOKEN_PUT] = "INSERT INTO tokens (hash, expires) VALUES ($1, $2)",
 	[PS_TOKEN_TAKE] = "DELETE FROM tokens WHERE hash = $1 RETURNING "

@@ -270,6 +270,7 @@ static void sq_free(struct att_store *s)
 	for (i = 0; i < SQ_STMT_CACHE; i++)
 		sqlite3_finalize(q->cache[i].st);
 	sqlite3_close(q->db);
+	sq_sync_release(q);
 	pthread_mutex_destroy(&q->lock);
 	free(q);
 }
@@ -279,10 +280,9 @@ static int sq_schema_version(struct att_store *s, int *v)
 	struct sq_store *q = sq(s);
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_get_version(q, v);
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 static int sq_ping(struct att_store *s)
@@ -299,7 +299,7 @@ static int sq_wl_put(struct att_store *s, const char *name, const char *body,
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	/* One statement: the check and the insert cannot be separated. */
 	rc = sq_prepare(q,
 			"INSERT INTO whitelists (name, version, created, body) "
@@ -328,8 +328,7 @@ static int sq_wl_put(struct att_store *s, const char *name, const char *body,
 	}
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 static int sq_wl_get(struct att_store *s, const char *name, int64_t version,
@@ -339,7 +338,7 @@ static int sq_wl_get(struct att_store *s, const char *name, int64_t version,
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q,
 			"SELECT name, version, created, body FROM whitelists "
 			"WHERE name = ?1 AND (?2 = 0 OR version = ?2) ORDER "
@@ -364,8 +363,7 @@ static int sq_wl_get(struct att_store *s, const char *name, int64_t version,
 	}
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 static int sq_wl_latest(struct att_store *s, const char *name, int64_t *version)
@@ -374,7 +372,7 @@ static int sq_wl_latest(struct att_store *s, const char *name, int64_t *version)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(
 		q, "SELECT MAX(version) FROM whitelists WHERE name = ?1", &st);
 	if (rc)
@@ -391,8 +389,7 @@ static int sq_wl_latest(struct att_store *s, const char *name, int64_t *version)
 	}
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 static int sq_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg)
@@ -402,7 +399,7 @@ static int sq_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q,
 			"SELECT name, MAX(version), MAX(created) FROM "
 			"whitelists GROUP BY name ORDER BY name",
@@ -424,8 +421,7 @@ static int sq_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg)
 		rc = sq_fail(q, "whitelist list");
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 static int sq_wl_delete(struct att_store *s, const char *name)
@@ -434,7 +430,7 @@ static int sq_wl_delete(struct att_store *s, const char *name)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_exec(q, "BEGIN IMMEDIATE");
 	if (rc)
 		goto out;
@@ -470,8 +466,7 @@ fail:
 	sq_finish(q, st);
 	sq_exec(q, "ROLLBACK");
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 static const struct att_store_ops sq_ops = {
@@ -511,6 +506,7 @@ int att_store_sqlite_open(const char *path, struct att_store **out)
 		return ATT_E_NOMEM;
 	q->base.ops = &sq_ops;
 	pthread_mutex_init(&q->lock, NULL);
+	sq_sync_init(q);
 	if (sqlite3_open_v2(path, &q->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 				    SQLITE_OPEN_NOMUTEX,
@@ -524,11 +520,15 @@ int att_store_sqlite_open(const char *path, struct att_store **out)
 	sqlite3_busy_timeout(q->db, 10000);
 	rc = sq_exec(q, "PRAGMA journal_mode=WAL");
 	if (!rc)
-		rc = sq_exec(q, "PRAGMA synchronous=FULL");
+		rc = sq_exec(
+			q,
+			"PRAGMA synchronous=FULL"); /* NORMAL after migrating */
 	if (!rc)
 		rc = sq_exec(q, "PRAGMA foreign_keys=ON");
 	if (!rc)
 		rc = sq_migrate(q);
+	if (!rc)
+		rc = sq_sync_open(q);
 	if (rc) {
 		sq_free(&q->base);
 		return rc;

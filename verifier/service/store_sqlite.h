@@ -5,7 +5,10 @@
 #ifndef ATTEST_VERIFIER_STORE_SQLITE_H
 #define ATTEST_VERIFIER_STORE_SQLITE_H
 
+#include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 
 #include <sqlite3.h>
 
@@ -23,6 +26,14 @@ struct sq_store {
 		sqlite3_stmt *st;
 		int busy;
 	} cache[SQ_STMT_CACHE];
+	/* Group commit (store_sqlite_sync.c). */
+	sqlite3_int64 changes0;	    /* total changes when locked */
+	atomic_uint_least64_t wseq; /* commits to sync, counted */
+	pthread_mutex_t sync_lock;  /* the fields below */
+	uint64_t synced;	    /* commits known synced */
+	uint64_t nsyncs;	    /* fdatasync calls made */
+	int wal_fd;
+	char wal_path[PATH_MAX];
 };
 
 struct sq_store *sq(struct att_store *s);
@@ -41,6 +52,22 @@ int sq_blob(sqlite3_stmt *st, int i, const void *p, size_t n);
 int sq_dup_blob(sqlite3_stmt *st, int i, uint8_t **out, size_t *len);
 int sq_dup_text(sqlite3_stmt *st, int i, char **out);
 void sq_copy_text(sqlite3_stmt *st, int i, char *dst, size_t cap);
+
+/*
+ * store_sqlite_sync.c: every store call holds the lock with sq_lock and
+ * drops it with sq_unlock, which returns once whatever the call changed
+ * is synced (rc passed through, or ATT_E_DB when the sync failed), or
+ * sq_unlock_unsynced for a write that may be lost in a power loss.
+ */
+void sq_sync_init(struct sq_store *q);
+/* After the database is open in WAL mode: synchronous=NORMAL from now. */
+int sq_sync_open(struct sq_store *q);
+void sq_sync_release(struct sq_store *q);
+void sq_lock(struct sq_store *q);
+int sq_unlock(struct sq_store *q, int rc);
+void sq_unlock_unsynced(struct sq_store *q);
+/* fdatasync calls so far (tests). */
+uint64_t sq_syncs(struct sq_store *q);
 
 /* store_sqlite_agents.c: agents, history, nonces, tokens. */
 int sq_agent_get(struct att_store *s, const char *id,

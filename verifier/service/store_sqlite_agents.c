@@ -77,7 +77,7 @@ int sq_agent_get(struct att_store *s, const char *id, struct att_agent_rec *out)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q, "SELECT " SQ_AGENT_COLS " FROM agents WHERE id = ?1",
 			&st);
 	if (rc)
@@ -92,8 +92,7 @@ int sq_agent_get(struct att_store *s, const char *id, struct att_agent_rec *out)
 		rc = sq_fail(q, "agent get");
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
@@ -102,7 +101,7 @@ int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q,
 			"INSERT INTO agents (" SQ_AGENT_COLS ") VALUES (?1, "
 			"?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
@@ -117,8 +116,7 @@ int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
 		a->rev = 1;
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 /* The store's lock is held. */
@@ -167,10 +165,9 @@ int sq_agent_update(struct att_store *s, struct att_agent_rec *a)
 	struct sq_store *q = sq(s);
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_agent_update_locked(q, a);
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
@@ -180,7 +177,7 @@ int sq_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q,
 			"SELECT id FROM agents WHERE ek_pub = ?1 AND id <> ?2 "
 			"ORDER BY id LIMIT 1",
@@ -200,8 +197,7 @@ int sq_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
 	}
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_agent_delete(struct att_store *s, const char *id)
@@ -210,7 +206,7 @@ int sq_agent_delete(struct att_store *s, const char *id)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_exec(q, "BEGIN IMMEDIATE");
 	if (rc)
 		goto out;
@@ -245,8 +241,7 @@ int sq_agent_delete(struct att_store *s, const char *id)
 fail:
 	sq_exec(q, "ROLLBACK");
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
@@ -256,7 +251,7 @@ int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q, "SELECT " SQ_AGENT_COLS " FROM agents ORDER BY id",
 			&st);
 	if (rc)
@@ -276,8 +271,7 @@ int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
 		rc = sq_fail(q, "agent list");
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 /* The store's lock is held. */
@@ -308,10 +302,9 @@ int sq_history_add(struct att_store *s, const char *id, int64_t at,
 	struct sq_store *q = sq(s);
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_history_add_locked(q, id, at, state, result_json);
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 /*
@@ -326,7 +319,7 @@ int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 	int rc;
 
 	*hist_rc = ATT_E_STATE;
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_exec(q, "BEGIN IMMEDIATE");
 	if (rc)
 		goto out;
@@ -344,8 +337,7 @@ int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 		rc = ATT_E_DB;
 	}
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_history_list(struct att_store *s, const char *id, int limit,
@@ -355,7 +347,7 @@ int sq_history_list(struct att_store *s, const char *id, int limit,
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q,
 			"SELECT at, state, result FROM history WHERE agent = "
 			"?1 ORDER BY seq DESC LIMIT ?2",
@@ -377,8 +369,7 @@ int sq_history_list(struct att_store *s, const char *id, int limit,
 		rc = sq_fail(q, "history list");
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_nonce_put(struct att_store *s, const char *nonce_hex,
@@ -389,7 +380,7 @@ int sq_nonce_put(struct att_store *s, const char *nonce_hex,
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q,
 			"INSERT INTO nonces (nonce, agent, expires, request) "
 			"VALUES (?1, ?2, ?3, ?4)",
@@ -402,7 +393,7 @@ int sq_nonce_put(struct att_store *s, const char *nonce_hex,
 		rc = sq_step_done(q, st);
 		sq_finish(q, st);
 	}
-	pthread_mutex_unlock(&q->lock);
+	sq_unlock_unsynced(q);
 	return rc;
 }
 
@@ -413,7 +404,7 @@ int sq_nonce_take(struct att_store *s, const char *nonce_hex,
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	/* One statement: deleting is what makes the nonce single use. */
 	rc = sq_prepare(q,
 			"DELETE FROM nonces WHERE nonce = ?1 RETURNING agent, "
@@ -441,7 +432,7 @@ int sq_nonce_take(struct att_store *s, const char *nonce_hex,
 	}
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
+	sq_unlock_unsynced(q);
 	return rc;
 }
 
@@ -451,15 +442,14 @@ static int sq_delete_before(struct att_store *s, const char *sql, int64_t now)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q, sql, &st);
 	if (!rc) {
 		sqlite3_bind_int64(st, 1, now);
 		rc = sq_step_done(q, st);
 		sq_finish(q, st);
 	}
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_nonce_gc(struct att_store *s, int64_t now)
@@ -474,7 +464,7 @@ int sq_token_put(struct att_store *s, const char *hash_hex, int64_t expires)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q, "INSERT INTO tokens (hash, expires) VALUES (?1, ?2)",
 			&st);
 	if (!rc) {
@@ -483,8 +473,7 @@ int sq_token_put(struct att_store *s, const char *hash_hex, int64_t expires)
 		rc = sq_step_done(q, st);
 		sq_finish(q, st);
 	}
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
 
 int sq_token_take(struct att_store *s, const char *hash_hex, int64_t now)
@@ -493,7 +482,7 @@ int sq_token_take(struct att_store *s, const char *hash_hex, int64_t now)
 	sqlite3_stmt *st;
 	int rc;
 
-	pthread_mutex_lock(&q->lock);
+	sq_lock(q);
 	rc = sq_prepare(q,
 			"DELETE FROM tokens WHERE hash = ?1 RETURNING "
 			"expires",
@@ -513,6 +502,5 @@ int sq_token_take(struct att_store *s, const char *hash_hex, int64_t now)
 	}
 	sq_finish(q, st);
 out:
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	return sq_unlock(q, rc);
 }
