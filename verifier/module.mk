@@ -40,5 +40,6 @@ include $(SRC)/verifier/attestctl/module.mk
 # Unit tests of verifier parts that need no server (tests/unit/test_verifier_*.c).
 VER_UNIT_TESTS := $(patsubst $(SRC)/tests/unit/%.c,$(B)/tests/unit/%,\
 	$(wildcard $(SRC)/tests/unit/test_verifier_*.c))
-$(VER_UNIT_TESTS): $(B)/obj/verifier/service/logstate.o $(B)/obj/verifier/service/config.o
+$(VER_UNIT_TESTS): $(B)/obj/verifier/service/logstate.o $(B)/obj/verifier/service/config.o \
+	$(B)/obj/verifier/service/akcache.o
 $(B)/obj/tests/unit/test_verifier_%.o: ALL_CFLAGS += -I$(SRC)/verifier/service

@@ -4,6 +4,7 @@
  */
 #include "attest/tpm_key.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "attest/err.h"
 
 struct att_tpm_key {
+	atomic_int refs;
 	TPMT_PUBLIC pub;
 	EVP_PKEY *pkey;
 	uint8_t name[ATT_TPM_NAME_MAX];
@@ -105,9 +107,16 @@ static int make_pkey(const TPMT_PUBLIC *pub, EVP_PKEY **out)
 		goto out;
 	}
 	if (pub->type == TPM2_ALG_ECC) {
+		/*
+		 * On the curve and not the point at infinity. The full check
+		 * would also multiply by the group order, which proves
+		 * nothing more on these curves (cofactor 1: every other
+		 * point has that order) and cost as much as a signature
+		 * check.
+		 */
 		EVP_PKEY_CTX *chk =
 			EVP_PKEY_CTX_new_from_pkey(NULL, *out, NULL);
-		int ok = chk && EVP_PKEY_public_check(chk) == 1;
+		int ok = chk && EVP_PKEY_public_check_quick(chk) == 1;
 
 		EVP_PKEY_CTX_free(chk);
 		if (!ok) {
@@ -160,6 +169,7 @@ int att_tpm_key_parse(const uint8_t *p, size_t len, struct att_tpm_key **out)
 	k = calloc(1, sizeof(*k));
 	if (!k)
 		return ATT_E_NOMEM;
+	atomic_init(&k->refs, 1);
 	k->pub = tb.publicArea;
 	memcpy(k->raw, p, len);
 	k->raw_len = len;
@@ -179,9 +189,15 @@ fail:
 	return rc;
 }
 
+struct att_tpm_key *att_tpm_key_ref(struct att_tpm_key *k)
+{
+	atomic_fetch_add(&k->refs, 1);
+	return k;
+}
+
 void att_tpm_key_free(struct att_tpm_key *k)
 {
-	if (!k)
+	if (!k || atomic_fetch_sub(&k->refs, 1) > 1)
 		return;
 	EVP_PKEY_free(k->pkey);
 	free(k);

@@ -418,8 +418,8 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		ev.logs[i].len = in.logs[i].len;
 	}
 	snprintf(before, sizeof(before), "%s", a.state);
-	rc = ver_attest_run(&a, ref ? ver_wlref_wl(ref) : NULL, a.wl_name,
-			    wl_version, &ev, now, &result);
+	rc = ver_attest_run(rq->ctx->akc, &a, ref ? ver_wlref_wl(ref) : NULL,
+			    a.wl_name, wl_version, &ev, now, &result);
 	if (rc) {
 		ver_metrics_attestation(rq->ctx->metrics, VER_RESULT_ERROR, 0);
 		ver_error(rs, 500, "internal", "verification failed: %s",

@@ -20,6 +20,7 @@
 #include "attest/tpm_key.h"
 #include "attest/uefi.h"
 #include "attest/whitelist.h"
+#include "akcache.h"
 #include "attest.h"
 
 static const enum att_hash replay_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
@@ -362,10 +363,10 @@ static void check_static(struct run *r, const struct ver_evidence *ev)
 		}
 }
 
-int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
-		   const char *wl_name, int64_t wl_version,
-		   const struct ver_evidence *ev, int64_t now,
-		   struct json_object **result)
+int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
+		   const struct att_wl *wl, const char *wl_name,
+		   int64_t wl_version, const struct ver_evidence *ev,
+		   int64_t now, struct json_object **result)
 {
 	struct att_quote_info info, prev;
 	enum att_quote_reason why;
@@ -402,7 +403,7 @@ int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
 				       json_object_new_int64(wl_version));
 		json_object_object_add(r.res, "whitelist", w);
 	}
-	rc = att_tpm_key_parse(a->ak_pub, a->ak_pub_len, &ak);
+	rc = ver_akcache_get(akc, a->ak_pub, a->ak_pub_len, &ak);
 	if (!rc)
 		rc = att_replay_new(replay_banks, 2, &rp);
 	if (rc)

@@ -26,6 +26,7 @@
 #include "store.h"
 
 struct att_wl;
+struct ver_akcache;
 struct json_object;
 
 #define VER_IMA_PCR 10
@@ -60,10 +61,11 @@ struct ver_evidence {
  * whitelist assigned, which is a failure). On return *result is the
  * result document and a holds the state to store (state, clock, boot
  * count, replay, last_result). ATT_E_* only for internal failures.
+ * The AK is taken from akc (NULL: parsed here).
  */
-int ver_attest_run(struct att_agent_rec *a, const struct att_wl *wl,
-		   const char *wl_name, int64_t wl_version,
-		   const struct ver_evidence *ev, int64_t now,
-		   struct json_object **result);
+int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
+		   const struct att_wl *wl, const char *wl_name,
+		   int64_t wl_version, const struct ver_evidence *ev,
+		   int64_t now, struct json_object **result);
 
 #endif

@@ -19,6 +19,7 @@
 #include "server.h"
 #include "webhook.h"
 #include "wlcache.h"
+#include "akcache.h"
 #include "service.h"
 #include "sweep.h"
 
@@ -248,6 +249,8 @@ int main(int argc, char **argv)
 		rc = ver_metrics_new(&ctx.metrics);
 	if (!rc)
 		rc = ver_wlcache_new(16, &ctx.wlc);
+	if (!rc)
+		rc = ver_akcache_new(VER_AKCACHE_SLOTS, &ctx.akc);
 	if (!rc && cfg.ek_ca_dir[0]) {
 		rc = att_ek_ca_load(cfg.ek_ca_dir, &ctx.ek_ca);
 		if (rc)
@@ -306,6 +309,7 @@ out:
 		ver_server_drain_stop(srv, 0);
 	ver_metrics_free(ctx.metrics);
 	ver_wlcache_free(ctx.wlc);
+	ver_akcache_free(ctx.akc);
 	ver_webhook_free(ctx.webhook);
 	free(ctx.static_pcrs);
 	ver_ca_free(ctx.agent_ca);

@@ -19,6 +19,7 @@ struct json_object;
 struct MHD_Connection;
 struct ver_metrics;
 struct ver_wlcache;
+struct ver_akcache;
 
 struct att_ek_ca;
 struct ver_ca;
@@ -31,6 +32,7 @@ struct ver_ctx {
 	struct ver_auth *auth;
 	struct ver_metrics *metrics;
 	struct ver_wlcache *wlc;
+	struct ver_akcache *akc;      /* NULL: AKs parsed every round */
 	struct att_ek_ca *ek_ca;      /* NULL: enrollment not configured */
 	struct ver_ca *agent_ca;      /* NULL: enrollment not configured */
 	struct ver_webhook *webhook;  /* NULL: none configured */

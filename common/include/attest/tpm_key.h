@@ -25,6 +25,12 @@ struct att_tpm_key;
  * bytes are rejected (ATT_E_FORMAT, ATT_E_TRAILING, ATT_E_UNSUPPORTED).
  */
 int att_tpm_key_parse(const uint8_t *p, size_t len, struct att_tpm_key **out);
+/*
+ * One more reference to a parsed key, which is read-only and may be used
+ * by several threads at once; att_tpm_key_free drops one and frees the key
+ * with the last.
+ */
+struct att_tpm_key *att_tpm_key_ref(struct att_tpm_key *k);
 void att_tpm_key_free(struct att_tpm_key *k);
 
 const TPMT_PUBLIC *att_tpm_key_public(const struct att_tpm_key *k);
