@@ -556,7 +556,7 @@ static int lg_entry(struct lg_agent *a, uint64_t k, struct att_buf *log,
 	if (extend) {
 		memcpy(buf, a->pcr10, 32);
 		memcpy(buf + 32, t256, 32);
-		if (EVP_Digest(buf, sizeof(buf), a->pcr10, &n, EVP_sha256(),
+		if (EVP_Digest(buf, sizeof(buf), a->pcr10, &n, a->c->sha256,
 			       NULL) != 1)
 			return ATT_E_CRYPTO;
 	}

@@ -63,6 +63,7 @@ struct lg_conf {
 	const char *wl_name;
 	const char *prefix; /* agent ids: PREFIX-NNNNN */
 	long timeout;	    /* seconds per request */
+	EVP_MD *sha256;	    /* fetched once: no fetch per digest */
 };
 
 enum lg_kind {

@@ -7,6 +7,7 @@
 #define ATTEST_VERIFIER_SERVICE_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,7 @@ struct ver_ctx {
 	struct ver_ca *agent_ca;      /* NULL: enrollment not configured */
 	struct ver_webhook *webhook;  /* NULL: none configured */
 	struct att_pcrs *static_pcrs; /* NULL: none configured */
+	atomic_int_least64_t nonce_gc_next; /* time of the next nonce GC */
 };
 
 struct ver_req {
