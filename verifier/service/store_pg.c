@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * store_pg.c - the PostgreSQL storage backend (libpq): one connection
- * serialised by a mutex and re-established when it breaks, every
- * statement prepared once per connection ($n parameters, bytea sent as
- * binary parameters), migrations under an advisory lock so that replicas
- * starting together migrate once. Several verifier processes share one
- * database: nonces are taken with DELETE ... RETURNING, agents are
- * updated only at the revision that was read.
+ * store_pg.c - the PostgreSQL storage backend (libpq): a small pool of
+ * connections (store_pg.h), each serialised by a mutex and re-established
+ * when it breaks, every statement prepared once per connection ($n
+ * parameters, bytea sent as binary parameters), migrations under an advisory
+ * lock so that replicas starting together migrate once. Several verifier
+ * processes share one database: nonces are taken with DELETE ... RETURNING,
+ * agents are updated only at the revision that was read.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,7 +124,12 @@ static const char *const pg_sql[PS_COUNT] = {
 
 struct pg_store *pg(struct att_store *s)
 {
-	return (struct pg_store *)s;
+	static _Thread_local unsigned int slot = UINT_MAX;
+	struct pg_pool *pl = (struct pg_pool *)s;
+
+	if (slot == UINT_MAX)
+		slot = atomic_fetch_add(&pl->next, 1);
+	return &pl->conn[slot % PG_POOL_SIZE];
 }
 
 int pg_exec(struct pg_store *q, const char *sql)
@@ -222,13 +228,13 @@ static int pg_connect(struct pg_store *q)
 {
 	if (q->conn)
 		PQfinish(q->conn);
-	q->conn = PQconnectdb(q->url);
+	q->conn = PQconnectdb(q->pool->url);
 	if (PQstatus(q->conn) != CONNECTION_OK) {
 		att_err("store: postgresql: cannot connect: %s",
 			PQerrorMessage(q->conn));
 		return ATT_E_DB;
 	}
-	return 0;
+	return pg_exec(q, "SET client_min_messages = warning");
 }
 
 /* Called with the lock held: a broken connection is re-established. */
@@ -236,7 +242,8 @@ int pg_ready(struct pg_store *q)
 {
 	if (q->conn && PQstatus(q->conn) == CONNECTION_OK)
 		return 0;
-	att_warn("store: postgresql: connection lost, reconnecting");
+	if (q->conn) /* else: this pool connection's first use */
+		att_warn("store: postgresql: connection lost, reconnecting");
 	if (pg_connect(q))
 		return ATT_E_DB;
 	return pg_prepare_all(q);
@@ -345,13 +352,16 @@ void col_copy(PGresult *r, int row, int col, char *dst, size_t cap)
 
 static void pgs_free(struct att_store *s)
 {
-	struct pg_store *q = pg(s);
+	struct pg_pool *pl = (struct pg_pool *)s;
+	unsigned int i;
 
-	if (q->conn)
-		PQfinish(q->conn);
-	free(q->url);
-	pthread_mutex_destroy(&q->lock);
-	free(q);
+	for (i = 0; i < PG_POOL_SIZE; i++) {
+		if (pl->conn[i].conn)
+			PQfinish(pl->conn[i].conn);
+		pthread_mutex_destroy(&pl->conn[i].lock);
+	}
+	free(pl->url);
+	free(pl);
 }
 
 static int pgs_schema_version(struct att_store *s, int *v)
@@ -524,31 +534,37 @@ static const struct att_store_ops pg_ops = {
 
 int att_store_pg_open(const char *url, struct att_store **out)
 {
+	struct pg_pool *pl;
 	struct pg_store *q;
+	unsigned int i;
 	int rc;
 
 	*out = NULL;
-	q = calloc(1, sizeof(*q));
-	if (!q)
+	pl = calloc(1, sizeof(*pl));
+	if (!pl)
 		return ATT_E_NOMEM;
-	q->base.ops = &pg_ops;
-	pthread_mutex_init(&q->lock, NULL);
-	q->url = strdup(url);
-	if (!q->url) {
-		pgs_free(&q->base);
+	pl->base.ops = &pg_ops;
+	atomic_init(&pl->next, 0);
+	for (i = 0; i < PG_POOL_SIZE; i++) {
+		pl->conn[i].pool = pl;
+		pthread_mutex_init(&pl->conn[i].lock, NULL);
+	}
+	pl->url = strdup(url);
+	if (!pl->url) {
+		pgs_free(&pl->base);
 		return ATT_E_NOMEM;
 	}
+	/* The first connection migrates; the others connect when used. */
+	q = &pl->conn[0];
 	rc = pg_connect(q);
-	if (!rc)
-		rc = pg_exec(q, "SET client_min_messages = warning");
 	if (!rc)
 		rc = pg_migrate(q);
 	if (!rc)
 		rc = pg_prepare_all(q);
 	if (rc) {
-		pgs_free(&q->base);
+		pgs_free(&pl->base);
 		return rc;
 	}
-	*out = &q->base;
+	*out = &pl->base;
 	return 0;
 }

@@ -6,17 +6,35 @@
 #define ATTEST_VERIFIER_STORE_PG_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include <libpq-fe.h>
 
 #include "store_impl.h"
 
+/*
+ * A few connections, each serialised by its own mutex; a thread keeps the
+ * one it was given at its first store call (round robin), so the service's
+ * worker threads mostly have one each and their commits overlap (the
+ * server then flushes several with one WAL write).
+ */
+#define PG_POOL_SIZE 4
+
+struct pg_pool;
+
+/* One connection (a "session") and its prepared statements. */
 struct pg_store {
-	struct att_store base;
+	struct pg_pool *pool;
 	PGconn *conn;
-	char *url;
 	pthread_mutex_t lock;
+};
+
+struct pg_pool {
+	struct att_store base;
+	char *url;
+	atomic_uint next; /* the next thread's connection */
+	struct pg_store conn[PG_POOL_SIZE];
 };
 
 enum pg_stmt {
@@ -65,6 +83,7 @@ struct pg_params {
 		pthread_mutex_unlock(&(q)->lock); \
 	} while (0)
 
+/* This thread's connection of the pool s (not locked: PG_LOCKED). */
 struct pg_store *pg(struct att_store *s);
 int pg_exec(struct pg_store *q, const char *sql);
 int pg_ready(struct pg_store *q);
