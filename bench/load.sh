@@ -22,17 +22,18 @@
 # private PostgreSQL 15 started here, default durability: fsync on).
 #
 # Environment (defaults): LOAD_BACKENDS="sqlite pg1 pg2"
-# LOAD_AGENTS="1000 10000" LOAD_DURATION=20 LOAD_CONC=32 LOAD_RATE=250
+# LOAD_AGENTS="1000 10000" LOAD_DURATION=20 LOAD_REPEAT=3 (closed-loop runs;
+# the median is reported, with the spread) LOAD_CONC=64 LOAD_RATE=250
 # LOAD_RATE_FRAC=0.5
 # LOAD_ENTRIES=100 LOAD_FILES=100000 LOAD_BIG=100000 LOAD_BAD_SIG=0.01
-# LOAD_UNKNOWN=0.01 LOAD_THREADS=4 (verifier threads) LOAD_OUT=DIR (kept;
+# LOAD_UNKNOWN=0.01 LOAD_THREADS=8 (verifier threads) LOAD_OUT=DIR (kept;
 # default a temporary directory, removed).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 selftest=0
 case "${1:-}" in
 --help | -h)
-	sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 --selftest)
@@ -54,7 +55,8 @@ timeout 120 "$LG" --selftest 3
 BACKENDS=${LOAD_BACKENDS:-sqlite pg1 pg2}
 AGENTS=${LOAD_AGENTS:-1000 10000}
 DUR=${LOAD_DURATION:-20}
-CONC=${LOAD_CONC:-32}
+REPEAT=${LOAD_REPEAT:-3}
+CONC=${LOAD_CONC:-64}
 FRAC=${LOAD_RATE_FRAC:-0.5}
 RATE=${LOAD_RATE:-250}
 if [ "$RATE" = 0 ]; then ratearg="--rate-frac $FRAC"; else ratearg="--rate $RATE"; fi
@@ -63,7 +65,7 @@ FILES=${LOAD_FILES:-100000}
 BIG=${LOAD_BIG:-100000}
 BAD=${LOAD_BAD_SIG:-0.01}
 UNK=${LOAD_UNKNOWN:-0.01}
-THREADS=${LOAD_THREADS:-4}
+THREADS=${LOAD_THREADS:-8}
 PGBIN=/usr/lib/postgresql/15/bin
 if [ -n "${LOAD_OUT:-}" ]; then
 	OUT=$LOAD_OUT
@@ -147,7 +149,7 @@ for be in $BACKENDS; do
 		# shellcheck disable=SC2086
 		if ! nice timeout 3600 "$LG" $URLS $PIDARGS --pki "$OUT/pki" \
 			--ek-ca-cert "$OUT/ekca/ek-ca.pem" --ek-ca-key "$OUT/ek-ca.key" \
-			--agents "$n" --concurrency "$CONC" --duration "$DUR" \
+			--agents "$n" --concurrency "$CONC" --duration "$DUR" --repeat "$REPEAT" \
 			$ratearg --entries "$ENTRIES" --files "$FILES" \
 			--bad-sig "$BAD" --unknown "$UNK" $bigarg >"$OUT/$tag.out"; then
 			status=1
@@ -159,8 +161,8 @@ for be in $BACKENDS; do
 done
 
 echo
-echo "| backend | agents | att/s saturation | p50 / p99 ms saturation | offered att/s | p50 / p99 ms open loop | verifier CPU ms/att | loadgen CPU ms/att | machine busy cores | verifier peak RSS MiB | KiB/agent state | KiB/agent keep-alive conn | errors / wrong verdicts |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+echo "| backend | agents | att/s saturation (median) | att/s min-max (runs) | p50 / p99 ms saturation | offered att/s | p50 / p99 ms open loop | verifier CPU ms/att | loadgen CPU ms/att | machine busy cores | verifier peak RSS MiB | KiB/agent state | KiB/agent keep-alive conn | errors / wrong verdicts |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 awk '
 function kv(line, k,   a, i, n) { n = split(line, a, " "); for (i = 1; i <= n; i++) if (index(a[i], k "=") == 1) return substr(a[i], length(k) + 2); return "" }
 {
@@ -168,13 +170,14 @@ function kv(line, k,   a, i, n) { n = split(line, a, " "); for (i = 1; i <= n; i
 	if (ph == "memory") { mem[key] = kv($0, "per_agent_kb"); rss[key] = kv($0, "rss_after_kb"); if (!(be in lo) || n + 0 < lon[be]) { lo[be] = key; lon[be] = n + 0 } if (!(be in hi) || n + 0 > hin[be]) { hi[be] = key; hin[be] = n + 0 } }
 	if (ph == "connections") conn[key] = kv($0, "per_agent_kb")
 	if (ph == "saturation") { sat[key] = kv($0, "att_per_s"); sp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms"); cpu[key] = kv($0, "verifier_cpu_ms"); lcpu[key] = kv($0, "loadgen_cpu_ms"); busy[key] = kv($0, "machine_busy_cores"); order[++no] = key }
+	if (ph == "saturation-spread") spr[key] = sprintf("%.0f-%.0f (%s)", kv($0, "min"), kv($0, "max"), kv($0, "runs"))
 	if (ph == "rate") { off[key] = kv($0, "offered"); rp[key] = kv($0, "p50_ms") " / " kv($0, "p99_ms") }
 	if (ph == "end") hwm[key] = kv($0, "hwm_kb")
 	if (ph == "warmup" || ph == "connect" || ph == "saturation" || ph == "rate") { err[key] += kv($0, "errors"); wr[key] += kv($0, "wrong") }
 }
 END {
 	for (i = 1; i <= no; i++) { k = order[i]; split(k, p, SUBSEP)
-		printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %d / %d |\n", p[1], p[2], sat[k], sp[k], off[k], rp[k], cpu[k], lcpu[k], busy[k], hwm[k] / 1024, mem[k], conn[k], err[k], wr[k] }
+		printf "| %s | %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %.0f | %s | %s | %d / %d |\n", p[1], p[2], sat[k], spr[k], sp[k], off[k], rp[k], cpu[k], lcpu[k], busy[k], hwm[k] / 1024, mem[k], conn[k], err[k], wr[k] }
 }' "$RES"
 for tag in $TAGS; do
 	grep -h "^first-big" "$OUT/$tag.out" | sed "s|^|load: $tag: |" || true

@@ -21,8 +21,9 @@
 #include "attest/err.h"
 #include "lg.h"
 
-#define LG_MAX_URLS 8
-#define LG_MAX_PIDS 8
+#define LG_MAX_URLS   8
+#define LG_MAX_PIDS   8
+#define LG_MAX_REPEAT 9
 
 static void lg_usage(FILE *f)
 {
@@ -96,6 +97,10 @@ static void lg_usage(FILE *f)
 	      "                       (repeatable)\n"
 	      "    --prefix P         agent id prefix (default lg)\n"
 	      "    --timeout S        seconds per request (default 120)\n"
+	      "    --repeat N         the closed loop N times (up to 9); the "
+	      "median run\n"
+	      "                       is the 'saturation' result, the spread "
+	      "is reported\n"
 	      "    --procs P          spread the agents over P processes "
 	      "(default: as\n"
 	      "                       many as the descriptor limit needs, "
@@ -127,6 +132,7 @@ struct lg_opts {
 	unsigned int nurls;
 	const char *pki, *ekca_cert, *ekca_key, *prefix;
 	long agents, conc, duration, entries, files, big, timeout, soak, procs;
+	long repeat;
 	double rate, rate_frac, bad_sig, unknown;
 	int rsa_ek, reconnect;
 	int pids[LG_MAX_PIDS];
@@ -272,6 +278,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		O_TIMEOUT,
 		O_SOAK,
 		O_PROCS,
+		O_REPEAT,
 		O_HELP,
 	};
 	static const struct option lo[] = {
@@ -296,6 +303,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		{"timeout", 1, NULL, O_TIMEOUT},
 		{"soak", 1, NULL, O_SOAK},
 		{"procs", 1, NULL, O_PROCS},
+		{"repeat", 1, NULL, O_REPEAT},
 		{"help", 0, NULL, O_HELP},
 		{NULL, 0, NULL, 0},
 	};
@@ -369,6 +377,9 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		case O_PROCS:
 			o->procs = v;
 			break;
+		case O_REPEAT:
+			o->repeat = v;
+			break;
 		case O_PID:
 			if (o->npids >= LG_MAX_PIDS)
 				return ATT_E_INVAL;
@@ -384,23 +395,28 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 	}
 	if (optind != argc || !o->nurls || !o->pki || !o->ekca_cert ||
 	    !o->ekca_key || o->agents < 1 || o->conc < 1 || o->conc > 1024 ||
-	    o->procs > 16 || o->files < 1 || o->entries < 1 ||
-	    o->bad_sig + o->unknown > 1 || (o->unknown > 0 && o->entries < 2) ||
-	    (o->soak && !(o->rate > 0)))
+	    o->procs > 16 || o->repeat < 1 || o->repeat > LG_MAX_REPEAT ||
+	    o->files < 1 || o->entries < 1 || o->bad_sig + o->unknown > 1 ||
+	    (o->unknown > 0 && o->entries < 2) || (o->soak && !(o->rate > 0)))
 		return ATT_E_INVAL;
 	return 0;
 }
 
 /* ---- reports ---- */
 
+/*
+ * Prints a phase's line and its 'result' line for scripts; with keep, the
+ * result line is written there instead, to be printed by the caller.
+ */
 static void lg_report(const char *phase, struct lg_run *r, double secs,
 		      const struct lg_proc *p0, const struct lg_proc *p1,
-		      double gen_cpu, double offered)
+		      double gen_cpu, double offered, char *keep, size_t cap)
 {
 	struct lg_stats *st = r->st;
 	unsigned long done = atomic_load(&st->done);
 	unsigned long n = atomic_load(&st->nlat);
 	double rate = (double)done / secs, p50, p99, vcpu, gcpu;
+	char line[512];
 
 	if (n > LG_LAT_CAP)
 		n = LG_LAT_CAP;
@@ -417,15 +433,18 @@ static void lg_report(const char *phase, struct lg_run *r, double secs,
 	       p99, vcpu, gcpu, r->busy, sysconf(_SC_NPROCESSORS_ONLN),
 	       (unsigned long)atomic_load(&st->errors),
 	       (unsigned long)atomic_load(&st->mismatches));
-	printf("result phase=%s agents=%u conc=%u procs=%u offered=%.0f "
-	       "att_per_s=%.1f p50_ms=%.2f p99_ms=%.2f verifier_cpu_ms=%.3f "
-	       "loadgen_cpu_ms=%.3f machine_busy_cores=%.2f errors=%lu "
-	       "wrong=%lu rss_kb=%ld hwm_kb=%ld\n",
-	       phase, r->total, r->conc_total, r->nproc, offered, rate, p50,
-	       p99, vcpu, gcpu, r->busy,
-	       (unsigned long)atomic_load(&st->errors),
-	       (unsigned long)atomic_load(&st->mismatches),
-	       p1 ? p1->rss_kb : 0L, p1 ? p1->hwm_kb : 0L);
+	snprintf(keep ? keep : line, keep ? cap : sizeof(line),
+		 "result phase=%s agents=%u conc=%u procs=%u offered=%.0f "
+		 "att_per_s=%.1f p50_ms=%.2f p99_ms=%.2f verifier_cpu_ms=%.3f "
+		 "loadgen_cpu_ms=%.3f machine_busy_cores=%.2f errors=%lu "
+		 "wrong=%lu rss_kb=%ld hwm_kb=%ld\n",
+		 phase, r->total, r->conc_total, r->nproc, offered, rate, p50,
+		 p99, vcpu, gcpu, r->busy,
+		 (unsigned long)atomic_load(&st->errors),
+		 (unsigned long)atomic_load(&st->mismatches),
+		 p1 ? p1->rss_kb : 0L, p1 ? p1->hwm_kb : 0L);
+	if (!keep)
+		fputs(line, stdout);
 	fflush(stdout);
 }
 
@@ -454,7 +473,7 @@ static int lg_soak(const struct lg_opts *o, struct lg_run *r)
 		t = lg_now();
 		lg_phase(r, LG_PH_MEASURED, left < 60 ? left : 60, o->rate);
 		lg_report(name, r, lg_now() - t, NULL, NULL,
-			  lg_gen_cpu(r) - cpu, o->rate);
+			  lg_gen_cpu(r) - cpu, o->rate, NULL, 0);
 		done += atomic_load(&r->st->done);
 		errors += atomic_load(&r->st->errors);
 		wrong += atomic_load(&r->st->mismatches);
@@ -546,6 +565,41 @@ static unsigned int lg_nproc(const struct lg_opts *o)
 	return (unsigned int)((o->agents + per - 1) / per);
 }
 
+/*
+ * The closed loop, o->repeat times: every run's line, then the result line
+ * of the median run (by rate) and the spread. *sat: the median rate.
+ */
+static int lg_saturation(const struct lg_opts *o, struct lg_run *r, double *sat)
+{
+	char lines[LG_MAX_REPEAT][512];
+	double rate[LG_MAX_REPEAT], t, cpu;
+	struct lg_proc pa = {0}, pb = {0};
+	unsigned int i, k, nr = (unsigned int)o->repeat, ord[LG_MAX_REPEAT];
+	int failed = 0;
+
+	for (k = 0; k < nr; k++) {
+		if (nr > 1)
+			printf("saturation run %u of %u\n", k + 1, nr);
+		lg_timed(o, r, LG_PH_MEASURED, (double)o->duration, 0, &pa, &pb,
+			 &t, &cpu);
+		lg_report("saturation", r, t, &pa, o->npids ? &pb : NULL, cpu,
+			  0, lines[k], sizeof(lines[k]));
+		rate[k] = (double)atomic_load(&r->st->done) / t;
+		failed |= lg_bad(r);
+		/* insertion sort of the run indices by rate */
+		for (i = k; i > 0 && rate[ord[i - 1]] > rate[k]; i--)
+			ord[i] = ord[i - 1];
+		ord[i] = k;
+	}
+	fputs(lines[ord[(nr - 1) / 2]], stdout);
+	printf("result phase=saturation-spread agents=%u runs=%u min=%.1f "
+	       "median=%.1f max=%.1f\n",
+	       r->total, nr, rate[ord[0]], rate[ord[(nr - 1) / 2]],
+	       rate[ord[nr - 1]]);
+	*sat = rate[ord[(nr - 1) / 2]];
+	return failed;
+}
+
 /* Phases: enroll, warm-up, connect, saturation, open loop. */
 static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 {
@@ -598,7 +652,7 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 		lg_proc_read(o->pids, o->npids, &p0);
 	lg_timed(o, &r, LG_PH_WARMUP, 0, 0, &p0, &pa, &t, &cpu);
 	r.st->skip0 = 0;
-	lg_report("warmup", &r, t, &p0, have ? &pa : NULL, cpu, 0);
+	lg_report("warmup", &r, t, &p0, have ? &pa : NULL, cpu, 0, NULL, 0);
 	failed |= lg_bad(&r);
 	if (have)
 		printf("result phase=memory agents=%u rss_before_kb=%ld "
@@ -609,7 +663,7 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 
 	/* A second round per agent, leaving its connection open. */
 	lg_timed(o, &r, LG_PH_CONNECT, 0, 0, &pa, &pb, &t, &cpu);
-	lg_report("connect", &r, t, &pa, have ? &pb : NULL, cpu, 0);
+	lg_report("connect", &r, t, &pa, have ? &pb : NULL, cpu, 0, NULL, 0);
 	failed |= lg_bad(&r);
 	if (have)
 		printf("result phase=connections agents=%u rss_before_kb=%ld "
@@ -621,18 +675,14 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 		failed |= lg_soak(o, &r) != 0;
 		goto out;
 	}
-	if (o->duration > 0) {
-		lg_timed(o, &r, LG_PH_MEASURED, (double)o->duration, 0, &pa,
-			 &pb, &t, &cpu);
-		lg_report("saturation", &r, t, &pa, have ? &pb : NULL, cpu, 0);
-		sat = (double)atomic_load(&r.st->done) / t;
-		failed |= lg_bad(&r);
-	}
+	if (o->duration > 0)
+		failed |= lg_saturation(o, &r, &sat);
 	rate = o->rate > 0 ? o->rate : o->rate_frac * sat;
 	if (o->duration > 0 && rate > 0) {
 		lg_timed(o, &r, LG_PH_MEASURED, (double)o->duration, rate, &pa,
 			 &pb, &t, &cpu);
-		lg_report("rate", &r, t, &pa, have ? &pb : NULL, cpu, rate);
+		lg_report("rate", &r, t, &pa, have ? &pb : NULL, cpu, rate,
+			  NULL, 0);
 		failed |= lg_bad(&r);
 	}
 	if (o->big > 0 && lg_first_big(o, &r))
@@ -684,6 +734,7 @@ int main(int argc, char **argv)
 	o.entries = 100;
 	o.files = 10000;
 	o.timeout = 120;
+	o.repeat = 1;
 	o.prefix = "lg";
 	rc = lg_parse(argc, argv, &o);
 	if (rc) {
