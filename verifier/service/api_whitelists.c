@@ -142,6 +142,7 @@ out:
 	att_wl_free(wl);
 	free(stored);
 	json_object_put(req);
+	ver_wldoc_trim();
 	return 0;
 }
 

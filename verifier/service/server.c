@@ -312,7 +312,7 @@ int ver_server_start(struct ver_ctx *ctx, struct ver_server **out)
 		MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
 		MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->max_connections,
 		MHD_OPTION_CONNECTION_TIMEOUT, cfg->request_timeout,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024),
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
 		MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
 		MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);

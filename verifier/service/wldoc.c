@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__ /* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include <json-c/json.h>
 
@@ -118,6 +121,13 @@ int ver_wldoc_to_json(const char *stored, size_t len, struct json_object **out)
 	return att_json_parse(stored, len, WLDOC_DEPTH, out, err, sizeof(err));
 }
 
+void ver_wldoc_trim(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
 int ver_wldoc_load(const char *stored, size_t len, struct att_wl **wl,
 		   char *err, size_t errlen)
 {
@@ -130,5 +140,6 @@ int ver_wldoc_load(const char *stored, size_t len, struct att_wl **wl,
 		return rc;
 	rc = load_parts(doc, wl, err, errlen);
 	json_object_put(doc);
+	ver_wldoc_trim();
 	return rc;
 }

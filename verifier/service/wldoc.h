@@ -26,4 +26,12 @@ int ver_wldoc_load(const char *stored, size_t len, struct att_wl **wl,
 /* The stored document as a JSON object for GET (new reference). */
 int ver_wldoc_to_json(const char *stored, size_t len, struct json_object **out);
 
+/*
+ * Gives the memory of a parsed whitelist document back to the system (a
+ * list of 100,000 files is some 100 MB of JSON objects for a moment,
+ * which the allocator would otherwise keep); done after every load and
+ * after a whitelist request.
+ */
+void ver_wldoc_trim(void);
+
 #endif
