@@ -130,7 +130,7 @@ enum lg_phase_kind {
 	LG_PH_WARMUP,	/* a round each, connection closed after it */
 	LG_PH_MEASURED, /* closed loop, or open loop at st->rate */
 	LG_PH_CONNECT,	/* a round each, connection left open */
-	LG_PH_PRIME,	/* agent 0's first round alone */
+	LG_PH_PRIME,	/* agents 0..primed-1: first round, one at a time */
 };
 
 /* A phase's settings and counters, shared by every process of the run. */
@@ -139,7 +139,7 @@ struct lg_stats {
 	atomic_ulong ticket;  /* open loop: next scheduled round */
 	double t0, end, rate; /* rate 0: closed loop */
 	int phase;
-	int skip0; /* agent 0 had its first round already */
+	unsigned int primed; /* agents 0..primed-1: first round done */
 };
 
 struct lg_run {

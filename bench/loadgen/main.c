@@ -640,18 +640,19 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 	failed |= lg_bad(&r);
 
 	/*
-	 * Agent 0's first round alone: the whitelist gets compiled; the
-	 * memory measured from here on grows with the agents only.
+	 * The first round of agents 0..URLs-1 (agent i talks to URL i mod
+	 * URLs) alone: every verifier compiles the whitelist; the memory
+	 * measured from here on grows with the agents only.
 	 */
-	if (r.total > 1) {
+	if (r.total > c->nurls) {
+		r.st->primed = c->nurls;
 		lg_phase(&r, LG_PH_PRIME, 0, 0);
-		failed |= lg_bad(&r) || atomic_load(&r.st->done) != 1;
-		r.st->skip0 = 1;
+		failed |= lg_bad(&r) || atomic_load(&r.st->done) != c->nurls;
 	}
 	if (have)
 		lg_proc_read(o->pids, o->npids, &p0);
 	lg_timed(o, &r, LG_PH_WARMUP, 0, 0, &p0, &pa, &t, &cpu);
-	r.st->skip0 = 0;
+	r.st->primed = 0;
 	lg_report("warmup", &r, t, &p0, have ? &pa : NULL, cpu, 0, NULL, 0);
 	failed |= lg_bad(&r);
 	if (have)
@@ -659,7 +660,8 @@ static int lg_main(const struct lg_opts *o, struct lg_conf *c)
 		       "rss_after_kb=%ld per_agent_kb=%.2f\n",
 		       r.total, p0.rss_kb, pa.rss_kb,
 		       (double)(pa.rss_kb - p0.rss_kb) /
-			       (double)(r.total > 1 ? r.total - 1 : 1));
+			       (double)(r.total > c->nurls ? r.total - c->nurls
+							   : 1));
 
 	/* A second round per agent, leaving its connection open. */
 	lg_timed(o, &r, LG_PH_CONNECT, 0, 0, &pa, &pb, &t, &cpu);

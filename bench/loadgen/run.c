@@ -77,10 +77,16 @@ static void lg_each(struct lg_run *r, struct lg_scratch *s)
 	unsigned int i, n = r->n;
 	double t;
 
-	if (phase == LG_PH_PRIME) /* agent 0 alone, connection closed */
-		n = r->proc == 0 && r->n > 0 ? 1 : 0;
+	if (phase == LG_PH_PRIME) { /* this process's agents below primed */
+		n = r->st->primed > r->proc
+			    ? (r->st->primed - r->proc + r->nproc - 1) /
+				      r->nproc
+			    : 0;
+		if (n > r->n)
+			n = r->n;
+	}
 	while ((i = atomic_fetch_add(&r->cursor, 1)) < n) {
-		if (i == 0 && r->proc == 0 && r->st->skip0)
+		if (phase == LG_PH_WARMUP && lg_global(r, i) < r->st->primed)
 			continue;
 		t = lg_now();
 		if (phase == LG_PH_ENROLL) {

@@ -322,6 +322,11 @@ static void test_agents(void **state)
 	assert_int_equal(req_err("admin", "PUT", "/v1/agents/host-1/whitelist",
 				 "{\"name\":\"nope\"}", "unknown_whitelist"),
 			 422);
+	/* a version after the newest does not exist */
+	assert_int_equal(req_err("admin", "PUT", "/v1/agents/host-1/whitelist",
+				 "{\"name\":\"base\",\"version\":999}",
+				 "unknown_whitelist"),
+			 422);
 	assert_int_equal(req_err("admin", "PUT", "/v1/agents/host-1/whitelist",
 				 "{\"name\":\"base\",\"version\":\"1\"}",
 				 "wrong_type"),

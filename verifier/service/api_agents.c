@@ -155,10 +155,9 @@ static int agent_assign(struct ver_req *rq, struct ver_resp *rs, const char *id)
 {
 	static const char *const fields[] = {"name", "version", NULL};
 	struct json_object *req = NULL, *o;
-	struct att_store_wl w;
 	struct att_agent_rec a;
 	const char *name;
-	int64_t version = 0;
+	int64_t version = 0, latest = 0;
 	int rc, i;
 
 	if (ver_parse_body(rq, rs, &req))
@@ -167,8 +166,14 @@ static int agent_assign(struct ver_req *rq, struct ver_resp *rs, const char *id)
 	    ver_field_str(rs, req, "name", 1, &name) ||
 	    ver_field_int(rs, req, "version", 0, 0, INT64_MAX, &version))
 		goto out;
-	rc = att_store_wl_get(rq->ctx->store, name, version, &w);
-	att_store_wl_release(&w);
+	/*
+	 * Only whether it exists: its newest version, not its body (which
+	 * is megabytes for a large list). A name's versions are 1..newest:
+	 * each upload takes the next, and only a whole name is deleted.
+	 */
+	rc = att_store_wl_latest(rq->ctx->store, name, &latest);
+	if (!rc && version > latest)
+		rc = ATT_E_NOT_FOUND;
 	if (rc == ATT_E_NOT_FOUND || rc == ATT_E_INVAL) {
 		ver_error(rs, 422, "unknown_whitelist",
 			  "no whitelist '%.128s'%s", name,
