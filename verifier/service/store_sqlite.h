@@ -33,7 +33,8 @@ struct sq_store {
 	uint64_t synced;	    /* commits known synced */
 	uint64_t nsyncs;	    /* fdatasync calls made */
 	int wal_fd;
-	char wal_path[PATH_MAX];
+	char wal_path[PATH_MAX]; /* "": nothing to sync (in memory) */
+	char db_path[PATH_MAX];
 };
 
 struct sq_store *sq(struct att_store *s);

@@ -48,7 +48,10 @@ int sq_sync_open(struct sq_store *q)
 		return 0;
 	}
 	if (snprintf(q->wal_path, sizeof(q->wal_path), "%s-wal", db) >=
-	    (int)sizeof(q->wal_path)) {
+		    (int)sizeof(q->wal_path) ||
+	    snprintf(q->db_path, sizeof(q->db_path), "%s", db) >=
+		    (int)sizeof(q->db_path)) {
+		q->wal_path[0] = '\0';
 		att_err("store: database path too long: %s", db);
 		return ATT_E_INVAL;
 	}
@@ -106,8 +109,7 @@ static int sq_sync_to(struct sq_store *q, uint64_t seq)
 	fd = sq_wal_fd(q);
 	if (fd == -1) {
 		/* The WAL is gone: sync the database file itself. */
-		fd = open(sqlite3_db_filename(q->db, "main"),
-			  O_RDONLY | O_CLOEXEC);
+		fd = open(q->db_path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || fdatasync(fd)) {
 			att_err("store: sync: %s", strerror(errno));
 			rc = ATT_E_DB;
