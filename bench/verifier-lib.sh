@@ -1,7 +1,8 @@
 # bench/verifier-lib.sh - sourced by bench/load.sh and bench/soak.sh: a
 # throwaway PKI and TPM vendor CA in $OUT, real attest-verifier processes.
 # Needs SRC, OUT, V (the verifier binary) and THREADS; appends to VPIDS,
-# URLS and PIDARGS.
+# URLS and PIDARGS. VERIFIER_CPUS (optional): taskset CPU list for the
+# verifiers.
 
 # The PKI (deploy/pki.sh) and the EK CA the load generator issues its
 # software EKs' certificates from (it is the verifiers' ek_ca_dir).
@@ -24,7 +25,10 @@ bench_pki() {
 start_verifier() {
 	pf=$OUT/$1.port
 	rm -f "$pf"
-	"$V" --listen "${3:-127.0.0.1:0}" --port-file "$pf" \
+	pin=""
+	[ -z "${VERIFIER_CPUS:-}" ] || pin="taskset -c $VERIFIER_CPUS"
+	# shellcheck disable=SC2086
+	$pin "$V" --listen "${3:-127.0.0.1:0}" --port-file "$pf" \
 		--tls-cert "$OUT/pki/server.pem" --tls-key "$OUT/pki/server.key" \
 		--admin-ca "$OUT/pki/admin-ca.pem" --agent-ca "$OUT/pki/agent-ca.pem" \
 		--agent-ca-key "$OUT/pki/agent-ca.key" --ek-ca-dir "$OUT/ekca" \

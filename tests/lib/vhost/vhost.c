@@ -85,6 +85,57 @@ int vh_start_verifier(struct vh_host *h, const char *const *extra)
 	return 0;
 }
 
+int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
+		      const char *const *extra)
+{
+	struct json_object *js;
+
+	if (vh_setup(h, prefix, use_pg))
+		return -1;
+	h->no_schema = 1;
+	if (vh_start_verifier(h, extra)) {
+		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
+		return -1;
+	}
+	vh_enroll(h, h->tpm, "host-1");
+	if (vh_req(h, "admin", "POST", "/v1/whitelists",
+		   "{\"name\":\"base\",\"whitelist\":{\"digests\":{}}}",
+		   &js) != 201)
+		return -1;
+	json_object_put(js);
+	if (vh_req(h, "admin", "PUT", "/v1/agents/host-1/whitelist",
+		   "{\"name\":\"base\"}", &js) != 200)
+		return -1;
+	json_object_put(js);
+	return 0;
+}
+
+char *vh_snapshot(struct vh_host *h)
+{
+	static const char *const what[] = {"/v1/whitelists",
+					   "/v1/whitelists/base", "/v1/agents",
+					   "/v1/agents/host-1"};
+	struct json_object *js;
+	struct att_buf b;
+	size_t i;
+	char *out;
+
+	att_buf_init(&b, 0);
+	for (i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		const char *s;
+
+		assert_int_equal(vh_req(h, "admin", "GET", what[i], NULL, &js),
+				 200);
+		s = json_object_to_json_string(js);
+		att_buf_append(&b, s, strlen(s));
+		json_object_put(js);
+	}
+	att_buf_append(&b, "", 1);
+	out = strdup((char *)b.data);
+	att_buf_release(&b);
+	return out;
+}
+
 int vh_teardown(struct vh_host *h)
 {
 	char cmd[160];

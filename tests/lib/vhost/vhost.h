@@ -53,6 +53,18 @@ void vh_tpm_power_cycle(struct vh_host *h, int orderly);
 /* Starts h->vp on h->db with extra flags (NULL-terminated). */
 int vh_start_verifier(struct vh_host *h, const char *const *extra);
 /*
+ * vh_setup, vh_start_verifier without response schema checks (hundreds
+ * of requests), host-1 enrolled with h->tpm and following an empty
+ * whitelist "base": the attack tests' starting point. 0 or -1.
+ */
+int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
+		      const char *const *extra);
+/*
+ * What the admin sees of the whitelists and of host-1, as one string
+ * (malloc'd): two equal snapshots mean nothing stored changed.
+ */
+char *vh_snapshot(struct vh_host *h);
+/*
  * Stops the verifier (-1 unless it exited 0), swtpm and PostgreSQL, and
  * removes the directory unless ATT_KEEP is set.
  */
