@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 
@@ -316,35 +317,74 @@ void agent_attest_save_boot(const struct agent_attest_ctx *ctx)
 		att_warn("cannot save %s", path);
 }
 
-int agent_attest_round(struct agent_attest_ctx *ctx, struct agent_round *r)
+/* POST /v1/attestation/challenge. */
+static int ask_challenge(struct agent_attest_ctx *ctx, struct json_object **ch)
 {
-	struct json_object *req = json_object_new_object(), *ch = NULL;
-	struct json_object *ev = NULL, *res = NULL, *logs = NULL;
+	struct json_object *req = json_object_new_object();
+	long status;
+	int rc;
+
+	*ch = NULL;
+	if (!req)
+		return ATT_E_NOMEM;
+	json_object_object_add(req, "agent_id",
+			       json_object_new_string(ctx->conf->agent_id));
+	rc = post_json(ctx->http, "/v1/attestation/challenge", req, &status,
+		       ch);
+	json_object_put(req);
+	if (rc)
+		return rc;
+	if (status != 201 && status != 200) {
+		att_err("challenge refused: HTTP %ld %s", status,
+			jstr(*ch, "message") ? jstr(*ch, "message") : "");
+		json_object_put(*ch);
+		*ch = NULL;
+		return status == 401 || status == 403 ? ATT_E_AUTH : ATT_E_NET;
+	}
+	return ATT_OK;
+}
+
+/*
+ * The challenge the last verdict carried, if it is still good for at
+ * least NEXT_MARGIN seconds by this host's clock (the verifier has the
+ * last word: it may still refuse it).
+ */
+#define NEXT_MARGIN 5
+static struct json_object *held_challenge(struct agent_attest_ctx *ctx)
+{
+	struct json_object *ch = ctx->next_challenge, *v;
+
+	ctx->next_challenge = NULL;
+	if (ch && json_object_object_get_ex(ch, "expires", &v) &&
+	    json_object_is_type(v, json_type_int) &&
+	    json_object_get_int64(v) > (int64_t)time(NULL) + NEXT_MARGIN)
+		return ch;
+	json_object_put(ch);
+	return NULL;
+}
+
+/*
+ * Quote for challenge ch, read the logs, post the evidence. ATT_OK with
+ * the evidence's status and answer, whatever they are.
+ */
+static int answer(struct agent_attest_ctx *ctx, struct json_object *ch,
+		  struct agent_round *r, long *status, struct json_object **res)
+{
+	struct json_object *ev = NULL, *logs = NULL;
 	struct att_buf attest, sig;
 	struct att_pcr_sel sel;
 	struct att_pcrs pcrs;
 	uint8_t nonce[NONCE_MAX];
-	const char *nhex, *state;
+	const char *nhex;
 	char *qa = NULL, *qs = NULL;
 	size_t nlen;
-	long status;
 	int rc;
 
 	memset(r, 0, sizeof(*r));
+	*res = NULL;
+	*status = 0;
 	att_buf_init(&attest, 0);
 	att_buf_init(&sig, 0);
-	json_object_object_add(req, "agent_id",
-			       json_object_new_string(ctx->conf->agent_id));
-	rc = post_json(ctx->http, "/v1/attestation/challenge", req, &status,
-		       &ch);
-	if (rc)
-		goto out;
-	if (status != 201 && status != 200) {
-		att_err("challenge refused: HTTP %ld %s", status,
-			jstr(ch, "message") ? jstr(ch, "message") : "");
-		rc = status == 401 || status == 403 ? ATT_E_AUTH : ATT_E_NET;
-		goto out;
-	}
 	nhex = jstr(ch, "nonce");
 	if (!nhex ||
 	    att_hex_decode(nhex, strlen(nhex), nonce, sizeof(nonce), &nlen) ||
@@ -403,14 +443,59 @@ int agent_attest_round(struct agent_attest_ctx *ctx, struct agent_round *r)
 	json_object_object_add(ev, "signature", json_object_new_string(qs));
 	json_object_object_add(ev, "pcrs", pcrs_json(&sel, &pcrs));
 	json_object_object_add(ev, "logs", logs);
+	json_object_object_add(ev, "next_challenge",
+			       json_object_new_boolean(1));
 	rc = uefi_json(ctx, ch, r->reboot, ev, r);
 	if (rc)
 		goto out;
-	rc = post_json(ctx->http, "/v1/attestation/evidence", ev, &status,
-		       &res);
-	r->http_status = status;
+	rc = post_json(ctx->http, "/v1/attestation/evidence", ev, status, res);
+	r->http_status = *status;
+out:
+	free(qa);
+	free(qs);
+	att_buf_release(&attest);
+	att_buf_release(&sig);
+	json_object_put(ev);
+	return rc;
+}
+
+/* The verifier refused the nonce itself: a fresh challenge may do. */
+static int nonce_refused(long status, struct json_object *res)
+{
+	const char *code = jstr(res, "code");
+
+	return status == 403 && code &&
+	       (!strcmp(code, "bad_nonce") || !strcmp(code, "nonce_expired"));
+}
+
+int agent_attest_round(struct agent_attest_ctx *ctx, struct agent_round *r)
+{
+	struct json_object *ch, *res = NULL, *next;
+	const char *state;
+	long status = 0;
+	int rc, held;
+
+	memset(r, 0, sizeof(*r));
+	ch = held_challenge(ctx);
+	held = ch != NULL;
+	rc = held ? ATT_OK : ask_challenge(ctx, &ch);
+	if (!rc)
+		rc = answer(ctx, ch, r, &status, &res);
+	if (!rc && held && nonce_refused(status, res)) {
+		att_info("the verifier refused the challenge its last verdict "
+			 "gave (%s): asking for a new one",
+			 jstr(res, "code"));
+		json_object_put(ch);
+		json_object_put(res);
+		res = NULL;
+		held = 0;
+		rc = ask_challenge(ctx, &ch);
+		if (!rc)
+			rc = answer(ctx, ch, r, &status, &res);
+	}
 	if (rc)
 		goto out;
+	r->held = held;
 	state = jstr(res, "state");
 	snprintf(r->state, sizeof(r->state), "%s",
 		 state ? state : (status == 200 ? "unknown" : "refused"));
@@ -420,19 +505,24 @@ int agent_attest_round(struct agent_attest_ctx *ctx, struct agent_round *r)
 		ctx->last_reset_count = r->reset_count;
 		agent_attest_save_boot(ctx);
 	}
+	/* The next round's challenge, when the verdict carries one. */
+	if (status == 200 &&
+	    json_object_object_get_ex(res, "next_challenge", &next) &&
+	    json_object_is_type(next, json_type_object))
+		ctx->next_challenge = json_object_get(next);
 	if (status != 200) {
 		att_err("evidence refused: HTTP %ld %s", status,
 			jstr(res, "message") ? jstr(res, "message") : "");
 		rc = status == 401 || status == 403 ? ATT_E_AUTH : ATT_E_NET;
 	}
 out:
-	free(qa);
-	free(qs);
-	att_buf_release(&attest);
-	att_buf_release(&sig);
-	json_object_put(req);
 	json_object_put(ch);
-	json_object_put(ev);
 	json_object_put(res);
 	return rc;
+}
+
+void agent_attest_ctx_release(struct agent_attest_ctx *ctx)
+{
+	json_object_put(ctx->next_challenge);
+	ctx->next_challenge = NULL;
 }

@@ -10,14 +10,19 @@
  *   POST /v1/attestation/evidence {"agent_id", "nonce", "quote",
  *     "signature", "pcrs", "logs": [{"name", "start", "entries"}],
  *     "uefi_log" (base64, once per boot: when the challenge says
- *     "uefi_log": true, or when the quote shows a new boot)}
- *     -> the verdict.
+ *     "uefi_log": true, or when the quote shows a new boot),
+ *     "next_challenge": true}
+ *     -> the verdict, with the next round's challenge: the next round
+ *        uses it (no challenge request) while it is valid, and asks for
+ *        a new one when the verifier refuses it.
  */
 #ifndef ATTEST_AGENT_ATTEST_H
 #define ATTEST_AGENT_ATTEST_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include <json-c/json.h>
 
 #include "config.h"
 #include "http.h"
@@ -36,6 +41,7 @@ struct agent_round {
 	int reboot;	      /* the lists were sent from entry 0 */
 	int more;	      /* entries were left for the next round */
 	size_t uefi_bytes;    /* firmware log bytes sent, 0: not sent */
+	int held;	      /* the challenge came with the last verdict */
 };
 
 struct agent_attest_ctx {
@@ -53,6 +59,11 @@ struct agent_attest_ctx {
 	 * (the verifier only learns of the reboot from this quote).
 	 */
 	int64_t last_reset_count;
+	/*
+	 * The challenge the last verdict carried ("next_challenge"), used
+	 * by the next round while it is valid; NULL: ask for one.
+	 */
+	struct json_object *next_challenge;
 };
 
 /*
@@ -61,6 +72,9 @@ struct agent_attest_ctx {
  * ATT_E_AUTH when it refused us; ATT_E_TPM / ATT_E_IO on local failures.
  */
 int agent_attest_round(struct agent_attest_ctx *ctx, struct agent_round *r);
+
+/* Frees what the rounds kept (the held challenge). */
+void agent_attest_ctx_release(struct agent_attest_ctx *ctx);
 
 /* Loads / saves last_reset_count in the state directory. */
 void agent_attest_load_boot(struct agent_attest_ctx *ctx);

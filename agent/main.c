@@ -49,8 +49,9 @@ static void usage(FILE *f)
 	      "credential\n"
 	      "    activation, client certificate kept in the state "
 	      "directory), then on\n"
-	      "    every interval asks for a challenge, quotes the PCRs with "
-	      "the TPM,\n"
+	      "    every interval takes a challenge (the one the last verdict "
+	      "carried,\n"
+	      "    else it asks for one), quotes the PCRs with the TPM,\n"
 	      "    reads the measurement lists after quoting from the entry "
 	      "the\n"
 	      "    verifier asks for, and posts the evidence over HTTPS "
@@ -79,8 +80,7 @@ static void usage(FILE *f)
 	      "(repeatable)\n"
 	      "    --uefi-log FILE     the firmware event log, sent once per "
 	      "boot (default\n"
-	      "                        " AGENT_UEFI_LOG_DEFAULT
-	      "\n"
+	      "                        " AGENT_UEFI_LOG_DEFAULT "\n"
 	      "                        when present; none: never)\n"
 	      "    --token-file FILE   the enrollment token\n"
 	      "    --state-dir DIR     identity and certificate "
@@ -307,12 +307,14 @@ static int run(const struct opts *o, struct agent_config *c)
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (!rc) {
 			trusted = !strcmp(r.state, "trusted");
-			att_info("round %lu: %s, %llu entries sent%s%s, "
+			att_info("round %lu: %s, %llu entries sent%s%s%s, "
 				 "%.0f ms, %.1f ms CPU, peak RSS %ld KiB",
 				 round, r.state,
 				 (unsigned long long)r.entries_sent,
 				 r.more ? " (more next round)" : "",
 				 r.uefi_bytes ? ", firmware log sent" : "",
+				 r.held ? ", challenge from the last verdict"
+					: "",
 				 (double)(t1.tv_sec - t0.tv_sec) * 1e3 +
 					 (double)(t1.tv_nsec - t0.tv_nsec) /
 						 1e6,
@@ -339,6 +341,7 @@ static int run(const struct opts *o, struct agent_config *c)
 	else if (stop)
 		rc = ATT_OK;
 out:
+	agent_attest_ctx_release(&ctx);
 	agent_http_free(http);
 	agent_tpm_free(tpm);
 	for (i = 0; i < c->nlogs; i++)

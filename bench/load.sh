@@ -29,13 +29,15 @@
 # LOAD_UNKNOWN=0.01 LOAD_THREADS=8 (verifier threads) LOAD_OUT=DIR (kept;
 # default a temporary directory, removed). LOAD_PIN=1: the verifier on
 # CPU 0 and the load generator on CPU 1 (the verifier's rate on one core
-# of its own; SQLite only, PostgreSQL is not pinned).
+# of its own; SQLite only, PostgreSQL is not pinned). LOAD_ASK=1: the
+# agents ask for every challenge (two requests a round, the protocol
+# before the verdict carried the next challenge).
 set -eu
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 selftest=0
 case "${1:-}" in
 --help | -h)
-	sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 --selftest)
@@ -68,6 +70,8 @@ BIG=${LOAD_BIG:-100000}
 BAD=${LOAD_BAD_SIG:-0.01}
 UNK=${LOAD_UNKNOWN:-0.01}
 THREADS=${LOAD_THREADS:-8}
+askarg=""
+[ "${LOAD_ASK:-0}" = 1 ] && askarg="--ask-challenge"
 lgpin=""
 if [ "${LOAD_PIN:-0}" = 1 ]; then
 	VERIFIER_CPUS=0
@@ -158,7 +162,7 @@ for be in $BACKENDS; do
 			--ek-ca-cert "$OUT/ekca/ek-ca.pem" --ek-ca-key "$OUT/ek-ca.key" \
 			--agents "$n" --concurrency "$CONC" --duration "$DUR" --repeat "$REPEAT" \
 			$ratearg --entries "$ENTRIES" --files "$FILES" \
-			--bad-sig "$BAD" --unknown "$UNK" $bigarg >"$OUT/$tag.out"; then
+			--bad-sig "$BAD" --unknown "$UNK" $bigarg $askarg >"$OUT/$tag.out"; then
 			status=1
 		fi
 		cat "$OUT/$tag.out"

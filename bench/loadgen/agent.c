@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <json-c/json.h>
 #include <openssl/pem.h>
@@ -52,6 +53,11 @@ struct lg_agent {
 	struct att_buf unknown; /* LG_UNKNOWN: its unknown file's record */
 	uint8_t unknown_t256[32];
 	atomic_int busy;
+	/* The challenge the last verdict carried (held != 0). */
+	int held;
+	int64_t held_expires;
+	uint64_t held_next;
+	char held_nonce[65];
 };
 
 static atomic_int lg_nerrors;
@@ -563,16 +569,47 @@ static int lg_entry(struct lg_agent *a, uint64_t k, struct att_buf *log,
 	return 0;
 }
 
+/* nonce, expires and the first log's next_entry of a challenge. */
+static int lg_challenge_parse(struct json_object *js, char *nonce_hex,
+			      int64_t *expires, uint64_t *next)
+{
+	struct json_object *logs, *l0, *v;
+	const char *n = js ? lg_jstr(js, "nonce") : NULL;
+
+	if (!n || strlen(n) != 64 ||
+	    !json_object_object_get_ex(js, "expires", &v))
+		return ATT_E_FORMAT;
+	*expires = json_object_get_int64(v);
+	memcpy(nonce_hex, n, 65);
+	if (!json_object_object_get_ex(js, "logs", &logs) ||
+	    !(l0 = json_object_array_get_idx(logs, 0)) ||
+	    !json_object_object_get_ex(l0, "next_entry", &v))
+		return ATT_E_FORMAT;
+	*next = (uint64_t)json_object_get_int64(v);
+	return 0;
+}
+
+/*
+ * The round's challenge: the one the last verdict carried while it is
+ * valid for 5 more seconds (as attest-agent does), else asked for.
+ */
 static int lg_challenge(struct lg_agent *a, struct lg_scratch *s,
 			uint8_t *nonce, char *nonce_hex, uint64_t *next)
 {
-	struct json_object *js = NULL, *logs, *l0, *v;
+	struct json_object *js = NULL;
 	char url[256], body[128];
-	const char *n;
+	int64_t expires;
 	size_t len = 0;
 	long st;
 	int rc, blen;
 
+	if (a->held && a->held_expires > (int64_t)time(NULL) + 5) {
+		a->held = 0;
+		memcpy(nonce_hex, a->held_nonce, 65);
+		*next = a->held_next;
+		goto decode;
+	}
+	a->held = 0;
 	snprintf(url, sizeof(url), "%s/v1/attestation/challenge", a->url);
 	blen = snprintf(body, sizeof(body), "{\"agent_id\":\"%s\"}", a->id);
 	curl_easy_setopt(a->h, CURLOPT_FORBID_REUSE, 0L);
@@ -585,21 +622,24 @@ static int lg_challenge(struct lg_agent *a, struct lg_scratch *s,
 		return ATT_E_VERIFY;
 	}
 	js = json_tokener_parse((const char *)s->resp.data);
-	rc = ATT_E_FORMAT;
-	n = js ? lg_jstr(js, "nonce") : NULL;
-	if (!n || strlen(n) != 64 || att_hex_decode(n, 64, nonce, 32, &len) ||
-	    len != 32)
-		goto out;
-	memcpy(nonce_hex, n, 65);
-	if (!json_object_object_get_ex(js, "logs", &logs) ||
-	    !(l0 = json_object_array_get_idx(logs, 0)) ||
-	    !json_object_object_get_ex(l0, "next_entry", &v))
-		goto out;
-	*next = (uint64_t)json_object_get_int64(v);
-	rc = 0;
-out:
+	rc = lg_challenge_parse(js, nonce_hex, &expires, next);
 	json_object_put(js);
-	return rc;
+	if (rc)
+		return rc;
+decode:
+	if (att_hex_decode(nonce_hex, 64, nonce, 32, &len) || len != 32)
+		return ATT_E_FORMAT;
+	return 0;
+}
+
+/* Keeps the verdict's next_challenge for the next round. */
+static void lg_hold(struct lg_agent *a, struct json_object *verdict)
+{
+	struct json_object *nc;
+
+	a->held = json_object_object_get_ex(verdict, "next_challenge", &nc) &&
+		  !lg_challenge_parse(nc, a->held_nonce, &a->held_expires,
+				      &a->held_next);
 }
 
 static int lg_b64_into(struct att_buf *b64, const uint8_t *p, size_t n)
@@ -648,7 +688,10 @@ static int lg_evidence_body(struct lg_agent *a, struct lg_scratch *s,
 	if (!rc)
 		rc = att_buf_append(&s->body, s->b64.data, s->b64.len);
 	if (!rc)
-		rc = att_buf_append_str(&s->body, "\"}]}");
+		rc = att_buf_append_str(&s->body,
+					a->c->ask_always ? "\"}]}"
+							 : "\"}],\"next_"
+							   "challenge\":true}");
 	return rc;
 }
 
@@ -719,8 +762,7 @@ int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int close,
 	if (rc)
 		return rc;
 	snprintf(url, sizeof(url), "%s/v1/attestation/evidence", a->url);
-	if (close)
-		curl_easy_setopt(a->h, CURLOPT_FORBID_REUSE, 1L);
+	curl_easy_setopt(a->h, CURLOPT_FORBID_REUSE, close ? 1L : 0L);
 	rc = lg_http(a->h, url, "POST", (const char *)s->body.data, s->body.len,
 		     &s->resp, &st);
 	if (rc)
@@ -738,6 +780,7 @@ int lg_agent_round(struct lg_agent *a, struct lg_scratch *s, int close,
 	}
 	*as_expected =
 		!strcmp(state, a->kind == LG_HONEST ? "trusted" : "untrusted");
+	lg_hold(a, js);
 	if (!*as_expected)
 		lg_errorf("%s (%s): verdict %s: %.400s", a->id,
 			  a->kind == LG_HONEST	  ? "honest"

@@ -60,6 +60,7 @@ struct lg_conf {
 	unsigned int entries; /* new entries per round */
 	int ecc_ek;	      /* P-256 EKs (else RSA-2048) */
 	int reconnect;	      /* a new TLS connection every round */
+	int ask_always; /* never ask for the next challenge with a verdict */
 	const char *wl_name;
 	const char *prefix; /* agent ids: PREFIX-NNNNN */
 	long timeout;	    /* seconds per request */

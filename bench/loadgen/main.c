@@ -92,6 +92,10 @@ static void lg_usage(FILE *f)
 	      "make) instead\n"
 	      "                       of ECC P-256 EKs\n"
 	      "    --reconnect        a new TLS connection every round\n"
+	      "    --ask-challenge    ask for every round's challenge (the "
+	      "protocol before\n"
+	      "                       next_challenge: two requests a "
+	      "round)\n"
 	      "    --verifier-pid PID verifier process to account CPU and "
 	      "memory of\n"
 	      "                       (repeatable)\n"
@@ -134,7 +138,7 @@ struct lg_opts {
 	long agents, conc, duration, entries, files, big, timeout, soak, procs;
 	long repeat;
 	double rate, rate_frac, bad_sig, unknown;
-	int rsa_ek, reconnect;
+	int rsa_ek, reconnect, ask;
 	int pids[LG_MAX_PIDS];
 	unsigned int npids;
 };
@@ -273,6 +277,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		O_BIG,
 		O_RSA,
 		O_RECON,
+		O_ASK,
 		O_PID,
 		O_PREFIX,
 		O_TIMEOUT,
@@ -298,6 +303,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		{"first-big", 1, NULL, O_BIG},
 		{"rsa-ek", 0, NULL, O_RSA},
 		{"reconnect", 0, NULL, O_RECON},
+		{"ask-challenge", 0, NULL, O_ASK},
 		{"verifier-pid", 1, NULL, O_PID},
 		{"prefix", 1, NULL, O_PREFIX},
 		{"timeout", 1, NULL, O_TIMEOUT},
@@ -331,8 +337,10 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 					: &o->prefix) = optarg;
 			continue;
 		}
-		if (ch == O_RSA || ch == O_RECON) {
-			*(ch == O_RSA ? &o->rsa_ek : &o->reconnect) = 1;
+		if (ch == O_RSA || ch == O_RECON || ch == O_ASK) {
+			*(ch == O_RSA	  ? &o->rsa_ek
+			  : ch == O_RECON ? &o->reconnect
+					  : &o->ask) = 1;
 			continue;
 		}
 		if (ch == O_RATE || ch == O_RFRAC || ch == O_BAD ||
@@ -753,6 +761,7 @@ int main(int argc, char **argv)
 	c.entries = (unsigned int)o.entries;
 	c.ecc_ek = !o.rsa_ek;
 	c.reconnect = o.reconnect;
+	c.ask_always = o.ask;
 	c.wl_name = "bench";
 	c.prefix = o.prefix;
 	c.timeout = o.timeout;

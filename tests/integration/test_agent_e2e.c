@@ -19,6 +19,9 @@
  * daemon runs -> the daemon retries and attests again when it is back.
  * The TPM losing power at a random point of a round (4 times): a TPM
  * error or a finished round, never a crash; trusted after power is back.
+ * The daemon takes each round's challenge from the last verdict (one
+ * challenge request for many rounds) and asks again when the verifier
+ * has lost it.
  * Two logs (a verifier with logs = ima:10,slim:11): both replayed against
  * one quote, an unknown file or an edited entry in the slim list (PCR 11)
  * named, an agent without the slim log refused.
@@ -674,6 +677,105 @@ static void verifier_away_and_back(void **state)
 	assert_true(failed);
 }
 
+/* attest_challenges_total{via="VIA"} from the verifier's /metrics. */
+static long long challenges(const char *via)
+{
+	struct att_vh_resp r;
+	char key[64];
+	const char *p;
+	long long v;
+
+	assert_int_equal(att_vh_request(att_vproc_port(F.vp), F.dir, "admin",
+					"GET", "/metrics", NULL, 0, &r),
+			 0);
+	assert_int_equal(r.status, 200);
+	snprintf(key, sizeof(key), "attest_challenges_total{via=\"%s\"} ", via);
+	p = strstr(r.body, key);
+	assert_non_null(p);
+	v = strtoll(p + strlen(key), NULL, 10);
+	att_vh_resp_release(&r);
+	return v;
+}
+
+/* Waits (up to 30 s) until the verifier has given n more verdict challenges. */
+static void wait_verdicts(long long from, long long n)
+{
+	int i;
+
+	for (i = 0; i < 300 && challenges("verdict") < from + n; i++)
+		usleep(100 * 1000);
+	assert_true(challenges("verdict") >= from + n);
+}
+
+/*
+ * The daemon takes each round's challenge from the last verdict: one
+ * challenge request for many rounds. When the verifier has lost that
+ * challenge (its outstanding nonces deleted, as a power loss may do),
+ * the round asks for a new one and still succeeds.
+ */
+static void daemon_carried_challenges(void **state)
+{
+	char log[192], line[512], cmd[1600];
+	long long req0, ver0, req1;
+	int st, i, refused = 0, failed = 0, carried = 0;
+	pid_t pid;
+	FILE *f;
+
+	(void)state;
+	req0 = challenges("request");
+	ver0 = challenges("verdict");
+	snprintf(log, sizeof(log), "%s/carried.log", F.dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(log, "w", stderr))
+			_exit(127);
+		execl(F.agent_bin, "attest-agent", "--config", F.conf,
+		      (char *)NULL);
+		_exit(127);
+	}
+	/* Four rounds (interval 1 s): the first one asked, no other. */
+	wait_verdicts(ver0, 4);
+	assert_int_equal(challenges("request"), req0 + 1);
+	/*
+	 * The verifier forgets the outstanding challenge; a round in flight
+	 * at that moment may have made the next one already, so again until
+	 * a round has had to ask.
+	 */
+	snprintf(cmd, sizeof(cmd),
+		 "sqlite3 -cmd '.timeout 10000' '%s' 'DELETE FROM nonces' "
+		 ">/dev/null",
+		 F.db + strlen("sqlite:"));
+	for (i = 0; i < 10 && challenges("request") == req0 + 1; i++) {
+		ver0 = challenges("verdict");
+		assert_int_equal(system(cmd), 0);
+		wait_verdicts(ver0, 2);
+	}
+	req1 = challenges("request");
+	kill(pid, SIGTERM);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	assert_true(req1 >= req0 + 2);
+	f = fopen(log, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		refused += strstr(line, "refused the challenge its last "
+					"verdict gave (bad_nonce)") != NULL;
+		failed += strstr(line, "failed") != NULL;
+		carried +=
+			strstr(line, "challenge from the last verdict") != NULL;
+	}
+	fclose(f);
+	fprintf(stderr,
+		"carried challenges: %d rounds on one, %d refused (asked "
+		"again), %d failed\n",
+		carried, refused, failed);
+	assert_true(refused >= 1);
+	assert_int_equal(failed, 0);
+	assert_true(carried >= 3);
+}
+
 static void restart_continues_and_failover(void **state)
 {
 	char line[512], dead[64];
@@ -868,6 +970,7 @@ int main(void)
 		cmocka_unit_test(forged_firmware_log),
 		cmocka_unit_test(restart_continues_and_failover),
 		cmocka_unit_test(verifier_away_and_back),
+		cmocka_unit_test(daemon_carried_challenges),
 		cmocka_unit_test(tpm_gone_mid_round),
 		cmocka_unit_test(attestctl_fleet),
 		cmocka_unit_test(two_logs),

@@ -357,24 +357,34 @@ static void test_history(void **state)
 	att_store_free(s);
 }
 
+/* Newest first: 23 trusted, 22 untrusted, 20 trusted (not 21). */
 static int hist_uh_cb(int64_t at, const char *st, const char *res, void *arg)
 {
+	static const int64_t ats[] = {23, 22, 20};
 	int *n = arg;
 
-	assert_int_equal(at, 20);
-	assert_string_equal(st, "trusted");
+	assert_in_range(*n, 0, 2);
+	assert_int_equal(at, ats[*n]);
+	assert_string_equal(st, *n == 1 ? "untrusted" : "trusted");
 	assert_string_equal(res, "{\"state\":\"trusted\"}");
 	(*n)++;
 	return 0;
 }
 
-/* The agent's new state and its history row together; a stale revision
- * writes neither. */
+/*
+ * The agent's new state, its history row and the next challenge's nonce
+ * together; a stale revision writes none of them; a nonce that cannot be
+ * inserted (already there) does not undo the new state.
+ */
 static void test_update_hist(void **state)
 {
+	const struct att_store_nonce next = {"ee05", 100, "{\"sha256\":1}"};
+	const struct att_store_nonce stale = {"ff06", 100, "{}"};
+	const struct att_store_nonce dup = {"ee07", 100, "{}"};
 	struct att_store *s1, *s2;
 	struct att_agent_rec a, b;
-	int n = 0, hrc = 0;
+	int n = 0, hrc = 0, nrc = 0;
+	char *req = NULL;
 
 	(void)state;
 	assert_int_equal(att_store_open(url, &s1), 0);
@@ -386,21 +396,45 @@ static void test_update_hist(void **state)
 	assert_int_equal(att_store_agent_get(s2, "uh", &b), 0);
 	snprintf(a.state, sizeof(a.state), "trusted");
 	a.last_result = strdup("{\"state\":\"trusted\"}");
-	assert_int_equal(att_store_agent_update_hist(s1, &a, 20, &hrc), 0);
+	assert_int_equal(
+		att_store_agent_update_hist(s1, &a, 20, &next, &hrc, &nrc), 0);
 	assert_int_equal(hrc, 0);
+	assert_int_equal(nrc, 0);
 	assert_int_equal(a.rev, 2);
+	/* the nonce is there, for this agent, with what was stored */
+	assert_int_equal(att_store_nonce_take(s2, "ee05", "uh", 50, &req), 0);
+	assert_string_equal(req, "{\"sha256\":1}");
+	free(req);
 	snprintf(b.state, sizeof(b.state), "untrusted");
-	assert_int_equal(att_store_agent_update_hist(s2, &b, 21, &hrc),
-			 ATT_E_STATE);
+	assert_int_equal(
+		att_store_agent_update_hist(s2, &b, 21, &stale, &hrc, &nrc),
+		ATT_E_STATE);
 	assert_int_equal(hrc, ATT_E_STATE);
+	assert_int_equal(nrc, ATT_E_STATE);
 	assert_int_equal(b.rev, 1);
+	assert_int_equal(att_store_nonce_take(s1, "ff06", "uh", 50, NULL),
+			 ATT_E_NOT_FOUND);
+	/* a nonce insert that fails leaves the verdict written */
+	assert_int_equal(att_store_nonce_put(s1, "ee07", "uh", 100, "{}"), 0);
+	snprintf(a.state, sizeof(a.state), "untrusted");
+	assert_int_equal(
+		att_store_agent_update_hist(s1, &a, 22, &dup, &hrc, &nrc), 0);
+	assert_int_equal(hrc, 0);
+	assert_int_not_equal(nrc, 0);
+	assert_int_equal(a.rev, 3);
+	assert_int_equal(att_store_nonce_take(s1, "ee07", "uh", 50, NULL), 0);
+	snprintf(a.state, sizeof(a.state), "trusted");
+	assert_int_equal(
+		att_store_agent_update_hist(s1, &a, 23, NULL, &hrc, &nrc), 0);
+	assert_int_equal(nrc, ATT_E_STATE);
+	assert_int_equal(a.rev, 4);
 	assert_int_equal(att_store_history_list(s2, "uh", 10, hist_uh_cb, &n),
 			 0);
-	assert_int_equal(n, 1);
+	assert_int_equal(n, 3);
 	att_agent_rec_release(&b);
 	assert_int_equal(att_store_agent_get(s2, "uh", &b), 0);
 	assert_string_equal(b.state, "trusted");
-	assert_int_equal(b.rev, 2);
+	assert_int_equal(b.rev, 4);
 	assert_int_equal(att_store_agent_delete(s1, "uh"), 0);
 	att_agent_rec_release(&a);
 	att_agent_rec_release(&b);

@@ -8,8 +8,9 @@
  *   POST /v1/attestation/evidence {"agent_id", "nonce", "quote",
  *        "signature", "pcrs": {"sha256": {"0": hex, ...}},
  *        "logs": [{"name": "ima", "start": N, "entries": base64}, ...],
- *        "uefi_log": base64 (optional)}
- *        -> 200 the result (state trusted/untrusted, reasons, failures)
+ *        "uefi_log": base64 (optional), "next_challenge": true (optional)}
+ *        -> 200 the result (state trusted/untrusted, reasons, failures),
+ *           with "next_challenge": the next round's challenge when asked
  *
  * The caller must hold the client certificate issued to agent_id at its
  * current enrollment. Nonces live in the database (single use, bound to
@@ -101,61 +102,64 @@ static void nonce_gc(struct ver_ctx *ctx, int64_t now)
 	att_store_nonce_gc(ctx->store, now - 3600);
 }
 
-static int challenge(struct ver_req *rq, struct ver_resp *rs)
+/* A fresh nonce for a challenge, with what is stored beside it. */
+struct ver_nonce {
+	char hex[2 * VER_NONCE_BYTES + 1];
+	char stored[32]; /* {"sha256": mask}: the selection asked for */
+	uint32_t mask;
+	struct att_store_nonce rec;
+};
+
+static int nonce_new(const struct ver_config *cfg, int64_t now,
+		     struct ver_nonce *n)
 {
-	static const char *const fields[] = {"agent_id", NULL};
-	const struct ver_config *cfg = rq->ctx->cfg;
-	struct json_object *req = NULL, *o, *sel, *arr, *log;
+	uint8_t raw[VER_NONCE_BYTES];
+
+	if (RAND_bytes(raw, sizeof(raw)) != 1)
+		return ATT_E_CRYPTO;
+	att_hex_encode(raw, sizeof(raw), n->hex);
+	n->mask = sel_mask(cfg);
+	snprintf(n->stored, sizeof(n->stored), "{\"sha256\":%lu}",
+		 (unsigned long)n->mask);
+	n->rec.nonce_hex = n->hex;
+	n->rec.expires = now + cfg->nonce_lifetime;
+	n->rec.request_json = n->stored;
+	return 0;
+}
+
+/*
+ * The challenge of nonce n (stored) to agent a: the PCR selection, and
+ * where each log goes on according to a's saved log states.
+ */
+static int challenge_json(const struct ver_config *cfg,
+			  const struct att_agent_rec *a,
+			  const struct ver_nonce *n, struct json_object **out)
+{
+	struct json_object *o, *sel, *arr, *log;
 	struct ver_logstates *ls = NULL;
 	const struct att_replay_state *st;
-	struct att_agent_rec a;
-	uint8_t raw[VER_NONCE_BYTES];
-	char nonce[2 * VER_NONCE_BYTES + 1], stored[96];
-	const char *id;
-	uint32_t mask = sel_mask(cfg);
-	int64_t now = (int64_t)time(NULL), expires;
 	unsigned int i;
 	int rc;
 
-	att_agent_rec_init(&a);
-	if (ver_parse_body(rq, rs, &req))
-		return 0;
-	if (ver_fields_only(rs, req, fields) ||
-	    ver_field_str(rs, req, "agent_id", 1, &id) ||
-	    ver_require_agent(rq, rs, id, &a))
-		goto out;
-	if (ver_logstates_new(&ls)) {
-		ver_error(rs, 500, "internal", "out of memory");
-		goto out;
-	}
+	*out = NULL;
+	rc = ver_logstates_new(&ls);
+	if (rc)
+		return rc;
 	/* An unusable saved state asks from 0; the evidence says why. */
-	if (a.replay && a.reset_count >= 0 &&
-	    ver_logstates_decode(a.replay, a.replay_len, ls))
+	if (a->replay && a->reset_count >= 0 &&
+	    ver_logstates_decode(a->replay, a->replay_len, ls))
 		ls->n = 0;
-	if (RAND_bytes(raw, sizeof(raw)) != 1) {
-		ver_error(rs, 500, "internal", "no random bytes");
-		goto out;
-	}
-	att_hex_encode(raw, sizeof(raw), nonce);
-	expires = now + cfg->nonce_lifetime;
-	snprintf(stored, sizeof(stored), "{\"sha256\":%lu}",
-		 (unsigned long)mask);
-	rc = att_store_nonce_put(rq->ctx->store, nonce, id, expires, stored);
-	if (rc) {
-		ver_store_error(rs, rc, "nonce");
-		goto out;
-	}
-	nonce_gc(rq->ctx, now);
 	o = json_object_new_object();
 	sel = json_object_new_object();
 	arr = json_object_new_array();
 	for (i = 0; i < ATT_PCR_COUNT; i++)
-		if (mask & (1u << i))
+		if (n->mask & (1u << i))
 			json_object_array_add(arr, json_object_new_int((int)i));
 	json_object_object_add(sel, "sha256", arr);
-	json_object_object_add(o, "agent_id", json_object_new_string(id));
-	json_object_object_add(o, "nonce", json_object_new_string(nonce));
-	json_object_object_add(o, "expires", json_object_new_int64(expires));
+	json_object_object_add(o, "agent_id", json_object_new_string(a->id));
+	json_object_object_add(o, "nonce", json_object_new_string(n->hex));
+	json_object_object_add(o, "expires",
+			       json_object_new_int64(n->rec.expires));
 	json_object_object_add(o, "pcr_selection", sel);
 	arr = json_object_new_array();
 	for (i = 0; i < cfg->nlogs; i++) {
@@ -176,10 +180,47 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 	if (!(ls->flags & VER_LS_UEFI_VERIFIED))
 		json_object_object_add(o, "uefi_log",
 				       json_object_new_boolean(1));
-	ver_json_reply(rs, 201, o);
-	json_object_put(o);
-out:
 	ver_logstates_free(ls);
+	*out = o;
+	return 0;
+}
+
+static int challenge(struct ver_req *rq, struct ver_resp *rs)
+{
+	static const char *const fields[] = {"agent_id", NULL};
+	struct json_object *req = NULL, *o = NULL;
+	struct att_agent_rec a;
+	struct ver_nonce n;
+	int64_t now = (int64_t)time(NULL);
+	const char *id;
+	int rc;
+
+	att_agent_rec_init(&a);
+	if (ver_parse_body(rq, rs, &req))
+		return 0;
+	if (ver_fields_only(rs, req, fields) ||
+	    ver_field_str(rs, req, "agent_id", 1, &id) ||
+	    ver_require_agent(rq, rs, id, &a))
+		goto out;
+	if (nonce_new(rq->ctx->cfg, now, &n)) {
+		ver_error(rs, 500, "internal", "no random bytes");
+		goto out;
+	}
+	rc = att_store_nonce_put(rq->ctx->store, n.hex, id, n.rec.expires,
+				 n.stored);
+	if (rc) {
+		ver_store_error(rs, rc, "nonce");
+		goto out;
+	}
+	ver_metrics_challenge(rq->ctx->metrics, VER_CHALLENGE_REQUEST);
+	nonce_gc(rq->ctx, now);
+	if (challenge_json(rq->ctx->cfg, &a, &n, &o)) {
+		ver_error(rs, 500, "internal", "out of memory");
+		goto out;
+	}
+	ver_json_reply(rs, 201, o);
+out:
+	json_object_put(o);
 	att_agent_rec_release(&a);
 	json_object_put(req);
 	return 0;
@@ -197,6 +238,7 @@ struct ev_in {
 	size_t quote_len, sig_len, uefi_len;
 	struct ev_log logs[VER_MAX_LOGS]; /* in the configuration's order */
 	struct att_pcrs pcrs;
+	int want_next; /* "next_challenge": true */
 };
 
 /* "logs": one object per log, each a log this verifier asks for. */
@@ -260,10 +302,10 @@ static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
 			  struct json_object *req, struct ev_in *in,
 			  const char **id, const char **nonce)
 {
-	static const char *const fields[] = {"agent_id",  "nonce", "quote",
-					     "signature", "pcrs",  "logs",
-					     "uefi_log",  NULL};
-	struct json_object *pcrs;
+	static const char *const fields[] = {
+		"agent_id", "nonce",	"quote",	  "signature", "pcrs",
+		"logs",	    "uefi_log", "next_challenge", NULL};
+	struct json_object *pcrs, *v;
 	const char *txt;
 	char err[256];
 	size_t n;
@@ -302,6 +344,14 @@ static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
 	if (ver_field_b64(rs, req, "uefi_log", 0, rq->ctx->cfg->max_body,
 			  &in->uefi, &in->uefi_len))
 		return ATT_E_FORMAT;
+	if (json_object_object_get_ex(req, "next_challenge", &v)) {
+		if (!json_object_is_type(v, json_type_boolean)) {
+			ver_error(rs, 400, "wrong_type",
+				  "field 'next_challenge' must be a boolean");
+			return ATT_E_FORMAT;
+		}
+		in->want_next = json_object_get_boolean(v);
+	}
 	return parse_logs(rs, rq->ctx->cfg, req, in, rq->ctx->cfg->max_body);
 }
 
@@ -375,19 +425,20 @@ void ver_post_state_change(struct ver_ctx *c, const char *id, const char *from,
 
 static int evidence(struct ver_req *rq, struct ver_resp *rs)
 {
-	struct json_object *req = NULL, *result = NULL;
+	struct json_object *req = NULL, *result = NULL, *next = NULL;
 	struct att_agent_rec a;
 	struct ver_evidence ev;
 	struct ver_wlref *ref = NULL;
 	struct att_pcr_sel sel;
 	struct ev_in in;
+	struct ver_nonce n;
 	struct timespec t0, t1;
 	const char *id, *nonce;
 	int64_t wl_version = 0, now = (int64_t)time(NULL);
 	uint32_t mask;
 	unsigned int i;
 	char before[sizeof(a.state)];
-	int rc, hrc;
+	int rc, hrc, nrc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&in, 0, sizeof(in));
@@ -440,7 +491,20 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 			  att_strerror(rc));
 		goto out;
 	}
-	rc = att_store_agent_update_hist(rq->ctx->store, &a, now, &hrc);
+	/*
+	 * The next round's challenge, when asked for, is stored in the
+	 * verdict's transaction: the agent then needs one request per round
+	 * instead of two. It is not part of the stored result; when it
+	 * cannot be made the verdict still answers 200 and the agent asks
+	 * for a challenge as before.
+	 */
+	if (in.want_next && nonce_new(rq->ctx->cfg, now, &n)) {
+		att_warn("%s: no random bytes for the next challenge", id);
+		in.want_next = 0;
+	}
+	rc = att_store_agent_update_hist(rq->ctx->store, &a, now,
+					 in.want_next ? &n.rec : NULL, &hrc,
+					 &nrc);
 	if (rc) {
 		/* Another replica wrote this agent meanwhile: nothing kept. */
 		ver_store_error(rs, rc, "agent");
@@ -460,6 +524,14 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		ver_post_state_change(rq->ctx, id, before, a.state, now,
 				      result);
 	json_object_object_add(result, "agent_id", json_object_new_string(id));
+	if (in.want_next && nrc)
+		att_warn("%s: verdict sent without a next challenge: %s", id,
+			 att_strerror(nrc));
+	if (in.want_next && !nrc) {
+		ver_metrics_challenge(rq->ctx->metrics, VER_CHALLENGE_VERDICT);
+		if (!challenge_json(rq->ctx->cfg, &a, &n, &next))
+			json_object_object_add(result, "next_challenge", next);
+	}
 	ver_json_reply(rs, 200, result);
 out:
 	json_object_put(result);

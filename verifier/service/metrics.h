@@ -16,9 +16,17 @@ enum ver_result {
 	VER_RESULT_COUNT
 };
 
+/* How a nonce was issued: asked for, or with the previous verdict. */
+enum ver_challenge_via {
+	VER_CHALLENGE_REQUEST = 0,
+	VER_CHALLENGE_VERDICT = 1,
+	VER_CHALLENGE_COUNT
+};
+
 int ver_metrics_new(struct ver_metrics **out);
 void ver_metrics_free(struct ver_metrics *m);
 void ver_metrics_request(struct ver_metrics *m, unsigned int status);
+void ver_metrics_challenge(struct ver_metrics *m, enum ver_challenge_via via);
 void ver_metrics_attestation(struct ver_metrics *m, enum ver_result r,
 			     double seconds);
 /* Appends the counters (agents by state come from the caller). */

@@ -175,19 +175,26 @@ int att_store_history_add(struct att_store *s, const char *id, int64_t at,
 }
 
 int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-				int64_t at, int *hist_rc)
+				int64_t at, const struct att_store_nonce *next,
+				int *hist_rc, int *next_rc)
 {
 	int rc;
 
 	*hist_rc = ATT_E_STATE;
-	if (!name_ok(a->id, ATT_STORE_ID_MAX) || !a->state[0])
+	*next_rc = ATT_E_STATE;
+	if (!name_ok(a->id, ATT_STORE_ID_MAX) || !a->state[0] ||
+	    (next && !name_ok(next->nonce_hex, 256)))
 		return ATT_E_INVAL;
 	if (s->ops->agent_update_hist)
-		return s->ops->agent_update_hist(s, a, at, hist_rc);
+		return s->ops->agent_update_hist(s, a, at, next, hist_rc,
+						 next_rc);
 	rc = s->ops->agent_update(s, a);
 	if (!rc)
 		*hist_rc = s->ops->history_add(s, a->id, at, a->state,
 					       a->last_result);
+	if (!rc && next)
+		*next_rc = s->ops->nonce_put(s, next->nonce_hex, a->id,
+					     next->expires, next->request_json);
 	return rc;
 }
 

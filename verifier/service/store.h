@@ -120,14 +120,25 @@ int att_store_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
 /* --- attestation history --- */
 int att_store_history_add(struct att_store *s, const char *id, int64_t at,
 			  const char *state, const char *result_json);
+/* A nonce to store for an agent (att_store_nonce_put's arguments). */
+struct att_store_nonce {
+	const char *nonce_hex;
+	int64_t expires;
+	const char *request_json;
+};
+
 /*
- * att_store_agent_update(a) and, when it wrote, a history row (at,
- * a->state, a->last_result), in one transaction where the backend can
- * (SQLite: one commit, one sync instead of two). Returns the update's
- * result; *hist_rc gets the history insert's (ATT_E_STATE when not tried).
+ * After an attestation: att_store_agent_update(a) and, when it wrote, a
+ * history row (at, a->state, a->last_result) and, when next is not NULL,
+ * the nonce next for a->id (the challenge going with the verdict), in one
+ * transaction where the backend can (one commit, one sync instead of
+ * three). Returns the update's result; *hist_rc and *next_rc get the
+ * history and nonce inserts' (ATT_E_STATE when not tried). A failed
+ * insert does not undo the agent's new state.
  */
 int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-				int64_t at, int *hist_rc);
+				int64_t at, const struct att_store_nonce *next,
+				int *hist_rc, int *next_rc);
 typedef int (*att_store_hist_fn)(int64_t at, const char *state,
 				 const char *result_json, void *arg);
 /* Newest first, at most limit rows. */

@@ -32,9 +32,11 @@ struct att_store_ops {
 			  void *arg);
 	int (*history_add)(struct att_store *s, const char *id, int64_t at,
 			   const char *state, const char *result_json);
-	/* Optional: agent_update + history_add in one transaction. */
+	/* Optional: agent_update + history_add (+ nonce_put) in one
+	 * transaction. */
 	int (*agent_update_hist)(struct att_store *s, struct att_agent_rec *a,
-				 int64_t at, int *hist_rc);
+				 int64_t at, const struct att_store_nonce *next,
+				 int *hist_rc, int *next_rc);
 	int (*history_list)(struct att_store *s, const char *id, int limit,
 			    att_store_hist_fn fn, void *arg);
 	int (*nonce_put)(struct att_store *s, const char *nonce_hex,

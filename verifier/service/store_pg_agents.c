@@ -248,26 +248,57 @@ int pgs_history_add(struct att_store *s, const char *id, int64_t at,
 }
 
 /*
- * After an attestation: the agent row and its history row in one
- * transaction, one commit (one WAL flush) instead of two. A failed
- * history insert is rolled back to its savepoint and does not undo the
- * agent's new state.
+ * One insert of the transaction, under a savepoint: its failure is
+ * rolled back alone.
+ */
+static int pg_insert_saved(struct pg_store *q, const char *savepoint,
+			   enum pg_stmt ps, const struct pg_params *p,
+			   const char *what, int *insert_rc)
+{
+	char sql[64];
+	PGresult *r;
+
+	snprintf(sql, sizeof(sql), "SAVEPOINT %s", savepoint);
+	if (pg_exec(q, sql))
+		return ATT_E_DB;
+	r = pg_run(q, ps, p);
+	*insert_rc = pg_check(q, r, what);
+	PQclear(r);
+	if (!*insert_rc)
+		return 0;
+	snprintf(sql, sizeof(sql), "ROLLBACK TO SAVEPOINT %s", savepoint);
+	return pg_exec(q, sql);
+}
+
+/*
+ * After an attestation: the agent row, its history row and the next
+ * challenge's nonce in one transaction, one commit (one WAL flush)
+ * instead of three. A failed history or nonce insert is rolled back to
+ * its savepoint and does not undo the agent's new state.
  */
 int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-			  int64_t at, int *hist_rc)
+			  int64_t at, const struct att_store_nonce *next,
+			  int *hist_rc, int *next_rc)
 {
 	struct pg_store *q = pg(s);
-	struct pg_params p = {0}, p2 = {0}, p3 = {0};
+	struct pg_params p = {0}, p2 = {0}, p3 = {0}, p4 = {0};
 	PGresult *r;
 	int rc;
 
 	*hist_rc = ATT_E_STATE;
+	*next_rc = ATT_E_STATE;
 	agent_params(&p, a);
 	pp_text(&p2, a->id);
 	pp_text(&p3, a->id);
 	pp_int(&p3, at);
 	pp_text(&p3, a->state);
 	pp_text(&p3, a->last_result);
+	if (next) {
+		pp_text(&p4, next->nonce_hex);
+		pp_text(&p4, a->id);
+		pp_int(&p4, next->expires);
+		pp_text(&p4, next->request_json);
+	}
 	PG_LOCKED(q, {
 		rc = pg_exec(q, "BEGIN");
 		if (!rc) {
@@ -284,20 +315,21 @@ int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 			PQclear(r);
 		}
 		if (!rc)
-			rc = pg_exec(q, "SAVEPOINT hist");
-		if (!rc) {
-			r = pg_run(q, PS_HIST_ADD, &p3);
-			*hist_rc = pg_check(q, r, "history add");
-			PQclear(r);
-			if (*hist_rc)
-				rc = pg_exec(q, "ROLLBACK TO SAVEPOINT hist");
-		}
+			rc = pg_insert_saved(q, "hist", PS_HIST_ADD, &p3,
+					     "history add", hist_rc);
+		if (!rc && next)
+			rc = pg_insert_saved(q, "next", PS_NONCE_PUT, &p4,
+					     "nonce put", next_rc);
 		if (pg_exec(q, rc ? "ROLLBACK" : "COMMIT") && !rc)
 			rc = ATT_E_DB;
-		if (!rc)
+		if (!rc) {
 			a->rev++;
-		else if (!*hist_rc)
-			*hist_rc = ATT_E_STATE;
+		} else {
+			if (!*hist_rc)
+				*hist_rc = ATT_E_STATE;
+			if (!*next_rc)
+				*next_rc = ATT_E_STATE;
+		}
 	});
 	return rc;
 }

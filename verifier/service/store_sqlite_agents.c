@@ -307,18 +307,43 @@ int sq_history_add(struct att_store *s, const char *id, int64_t at,
 	return sq_unlock(q, rc);
 }
 
+static int sq_nonce_put_locked(struct sq_store *q, const char *nonce_hex,
+			       const char *agent_id, int64_t expires,
+			       const char *request_json)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	rc = sq_prepare(q,
+			"INSERT INTO nonces (nonce, agent, expires, request) "
+			"VALUES (?1, ?2, ?3, ?4)",
+			&st);
+	if (!rc) {
+		sq_text(st, 1, nonce_hex);
+		sq_text(st, 2, agent_id);
+		sqlite3_bind_int64(st, 3, expires);
+		sq_text(st, 4, request_json);
+		rc = sq_step_done(q, st);
+		sq_finish(q, st);
+	}
+	return rc;
+}
+
 /*
- * After an attestation: the agent row and its history row in one
- * transaction, so one commit (one WAL sync with synchronous=FULL) instead
- * of two. A failed history insert does not undo the agent's new state.
+ * After an attestation: the agent row, its history row and the next
+ * challenge's nonce in one transaction, so one commit and one WAL sync.
+ * A failed history or nonce insert (one statement, rolled back alone)
+ * does not undo the agent's new state.
  */
 int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-			 int64_t at, int *hist_rc)
+			 int64_t at, const struct att_store_nonce *next,
+			 int *hist_rc, int *next_rc)
 {
 	struct sq_store *q = sq(s);
 	int rc;
 
 	*hist_rc = ATT_E_STATE;
+	*next_rc = ATT_E_STATE;
 	sq_lock(q);
 	rc = sq_exec(q, "BEGIN IMMEDIATE");
 	if (rc)
@@ -330,10 +355,15 @@ int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 	}
 	*hist_rc =
 		sq_history_add_locked(q, a->id, at, a->state, a->last_result);
+	if (next)
+		*next_rc =
+			sq_nonce_put_locked(q, next->nonce_hex, a->id,
+					    next->expires, next->request_json);
 	if (sq_exec(q, "COMMIT")) {
 		sq_exec(q, "ROLLBACK");
 		a->rev--; /* nothing was written */
 		*hist_rc = ATT_E_STATE;
+		*next_rc = ATT_E_STATE;
 		rc = ATT_E_DB;
 	}
 out:
@@ -377,22 +407,10 @@ int sq_nonce_put(struct att_store *s, const char *nonce_hex,
 		 const char *request_json)
 {
 	struct sq_store *q = sq(s);
-	sqlite3_stmt *st;
 	int rc;
 
 	sq_lock(q);
-	rc = sq_prepare(q,
-			"INSERT INTO nonces (nonce, agent, expires, request) "
-			"VALUES (?1, ?2, ?3, ?4)",
-			&st);
-	if (!rc) {
-		sq_text(st, 1, nonce_hex);
-		sq_text(st, 2, agent_id);
-		sqlite3_bind_int64(st, 3, expires);
-		sq_text(st, 4, request_json);
-		rc = sq_step_done(q, st);
-		sq_finish(q, st);
-	}
+	rc = sq_nonce_put_locked(q, nonce_hex, agent_id, expires, request_json);
 	sq_unlock_unsynced(q);
 	return rc;
 }

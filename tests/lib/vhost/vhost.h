@@ -109,6 +109,9 @@ struct vh_round {
 	const char *id;	   /* agent_id in the bodies */
 	const char *ev_id; /* agent_id in the evidence (default id) */
 	const char *nonce; /* use this nonce instead of the challenge's */
+	/* use this challenge (a verdict's next_challenge): none asked for */
+	struct json_object *challenge;
+	int want_next; /* the evidence asks for the next challenge */
 	void (*after_quote)(void); /* the host measures more meanwhile */
 	int64_t start;		   /* -1: the challenge's next_entry */
 	int64_t upto;		   /* entries to send, -1: all */
@@ -124,8 +127,9 @@ struct vh_round {
 };
 
 /*
- * Challenge, quote, evidence. Returns the evidence's HTTP status with
- * the answer in *result (with no_send: 0, *result NULL, body_out set).
+ * Challenge (rd->challenge, or asked for), quote, evidence. Returns the
+ * evidence's HTTP status with the answer in *result (with no_send: 0, *result
+ * NULL, body_out set).
  */
 int vh_attest(struct vh_host *h, struct vh_round *rd,
 	      struct json_object **result);
