@@ -26,7 +26,7 @@
 # the median is reported, with the spread) LOAD_CONC=64 LOAD_RATE=250
 # LOAD_RATE_FRAC=0.5
 # LOAD_ENTRIES=100 LOAD_FILES=100000 LOAD_BIG=100000 LOAD_BAD_SIG=0.01
-# LOAD_UNKNOWN=0.01 LOAD_THREADS=8 (verifier threads) LOAD_OUT=DIR (kept;
+# LOAD_UNKNOWN=0.01 LOAD_THREADS=16 (verifier threads) LOAD_OUT=DIR (kept;
 # default a temporary directory, removed). LOAD_PIN=1: the verifier on
 # CPU 0 and the load generator on CPU 1 (the verifier's rate on one core
 # of its own; SQLite only, PostgreSQL is not pinned). LOAD_ASK=1: the
@@ -69,7 +69,7 @@ FILES=${LOAD_FILES:-100000}
 BIG=${LOAD_BIG:-100000}
 BAD=${LOAD_BAD_SIG:-0.01}
 UNK=${LOAD_UNKNOWN:-0.01}
-THREADS=${LOAD_THREADS:-8}
+THREADS=${LOAD_THREADS:-16}
 askarg=""
 [ "${LOAD_ASK:-0}" = 1 ] && askarg="--ask-challenge"
 lgpin=""

@@ -24,7 +24,7 @@ void ver_config_defaults(struct ver_config *c)
 		 "sqlite:/var/lib/attest/verifier.db");
 	c->max_body = 16u << 20;
 	c->max_connections = 256;
-	c->threads = 8; /* they wait on disk syncs and the database */
+	c->threads = 16; /* they wait on disk syncs and the database */
 	c->request_timeout = 30;
 	c->drain_timeout = 30;
 	c->nonce_lifetime = 60;

@@ -88,7 +88,7 @@ static void usage(FILE *f)
 	      "                           slim module: ima:10,slim:11)\n"
 	      "    max_body BYTES         request body cap (16777216)\n"
 	      "    max_connections N      concurrent connections (256)\n"
-	      "    threads N              worker threads (8)\n"
+	      "    threads N              worker threads (16)\n"
 	      "    request_timeout S      idle connection timeout "
 	      "(30)\n"
 	      "    drain_timeout S        on SIGTERM, wait this long for "

@@ -30,6 +30,8 @@ struct sq_store {
 	sqlite3_int64 changes0;	    /* total changes when locked */
 	atomic_uint_least64_t wseq; /* commits to sync, counted */
 	pthread_mutex_t sync_lock;  /* the fields below */
+	pthread_cond_t sync_cv;	    /* a sync ended */
+	int syncing;		    /* a thread is syncing (the leader) */
 	uint64_t synced;	    /* commits known synced */
 	uint64_t nsyncs;	    /* fdatasync calls made */
 	int wal_fd;

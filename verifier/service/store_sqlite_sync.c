@@ -10,7 +10,8 @@
  * others keep committing, and their syncs are then usually already done.
  * The WAL is append-only between checkpoints, and SQLite syncs it before
  * every checkpoint, so a sync covers every commit before it, the
- * unsynced ones included.
+ * unsynced ones included. One thread syncs at a time (the leader); the
+ * threads waiting meanwhile are woken together when it is done.
  *
  * Which writes need no sync of their own: a challenge's nonce (lost in a
  * power loss, it can only make its evidence refused) and the taking of a
@@ -35,7 +36,9 @@ void sq_sync_init(struct sq_store *q)
 	q->wal_path[0] = '\0';
 	atomic_init(&q->wseq, 0);
 	q->synced = 0;
+	q->syncing = 0;
 	pthread_mutex_init(&q->sync_lock, NULL);
+	pthread_cond_init(&q->sync_cv, NULL);
 }
 
 int sq_sync_open(struct sq_store *q)
@@ -63,6 +66,7 @@ void sq_sync_release(struct sq_store *q)
 	if (q->wal_fd >= 0)
 		close(q->wal_fd);
 	q->wal_fd = -1;
+	pthread_cond_destroy(&q->sync_cv);
 	pthread_mutex_destroy(&q->sync_lock);
 }
 
@@ -94,18 +98,11 @@ static int sq_wal_fd(struct sq_store *q)
 	return q->wal_fd;
 }
 
-static int sq_sync_to(struct sq_store *q, uint64_t seq)
+/* One fdatasync of the WAL (or of the file when there is no WAL). */
+static int sq_fdatasync(struct sq_store *q)
 {
-	uint64_t target;
 	int fd, rc = 0;
 
-	if (!q->wal_path[0])
-		return 0;
-	pthread_mutex_lock(&q->sync_lock);
-	if (q->synced >= seq)
-		goto out;
-	/* Every commit counted by now is in the file before the sync. */
-	target = atomic_load(&q->wseq);
 	fd = sq_wal_fd(q);
 	if (fd == -1) {
 		/* The WAL is gone: sync the database file itself. */
@@ -122,11 +119,46 @@ static int sq_sync_to(struct sq_store *q, uint64_t seq)
 				strerror(errno));
 		rc = ATT_E_DB;
 	}
-	if (!rc) {
-		q->synced = target;
-		q->nsyncs++;
+	return rc;
+}
+
+/*
+ * Returns once commit seq is synced. One thread at a time (the leader)
+ * syncs, outside sync_lock, for every commit counted when it starts; the
+ * others wait on sync_cv and are all woken when it is done: those it
+ * covered return at once, and one of the rest leads the next sync (no
+ * convoy through a mutex held across fdatasync).
+ */
+static int sq_sync_to(struct sq_store *q, uint64_t seq)
+{
+	uint64_t target;
+	int rc = 0;
+
+	if (!q->wal_path[0])
+		return 0;
+	pthread_mutex_lock(&q->sync_lock);
+	while (q->synced < seq) {
+		if (q->syncing) {
+			pthread_cond_wait(&q->sync_cv, &q->sync_lock);
+			continue;
+		}
+		q->syncing = 1;
+		/* Every commit counted by now is in the file before the sync.
+		 */
+		target = atomic_load(&q->wseq);
+		pthread_mutex_unlock(&q->sync_lock);
+		rc = sq_fdatasync(q);
+		pthread_mutex_lock(&q->sync_lock);
+		q->syncing = 0;
+		if (!rc) {
+			if (target > q->synced)
+				q->synced = target;
+			q->nsyncs++;
+		}
+		pthread_cond_broadcast(&q->sync_cv);
+		if (rc)
+			break;
 	}
-out:
 	pthread_mutex_unlock(&q->sync_lock);
 	return rc;
 }
