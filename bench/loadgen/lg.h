@@ -18,6 +18,7 @@
 #include <openssl/x509.h>
 
 #include "attest/buf.h"
+#include "attest/digest.h"
 
 /*
  * The simulated hosts' files (read-only once built): file i is
@@ -64,7 +65,6 @@ struct lg_conf {
 	const char *wl_name;
 	const char *prefix; /* agent ids: PREFIX-NNNNN */
 	long timeout;	    /* seconds per request */
-	EVP_MD *sha256;	    /* fetched once: no fetch per digest */
 };
 
 enum lg_kind {
@@ -77,6 +77,7 @@ enum lg_kind {
 struct lg_scratch {
 	struct att_buf body, resp, log, b64;
 	CURL *admin, *anon;
+	struct att_md *sha256; /* the simulated kernel's PCR extends */
 };
 
 int lg_scratch_init(struct lg_scratch *s, const struct lg_conf *c);

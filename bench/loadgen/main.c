@@ -765,7 +765,6 @@ int main(int argc, char **argv)
 	c.wl_name = "bench";
 	c.prefix = o.prefix;
 	c.timeout = o.timeout;
-	c.sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
 	c.headers = curl_slist_append(NULL, "Content-Type: application/json");
 	c.headers = curl_slist_append(c.headers, "Expect:");
 	att_buf_init(&ca, 1 << 20);
@@ -776,8 +775,6 @@ int main(int argc, char **argv)
 		rc = lg_read_blob(o.pki, "admin.pem", &c.admin_cert, &ac);
 	if (!rc)
 		rc = lg_read_blob(o.pki, "admin.key", &c.admin_key, &ak);
-	if (!rc && !c.sha256)
-		rc = ATT_E_CRYPTO;
 	if (!rc)
 		rc = lg_load_ekca(&o, &c);
 	if (!rc)
@@ -793,7 +790,6 @@ int main(int argc, char **argv)
 	att_buf_wipe_release(&ak);
 	att_buf_release(&ac);
 	att_buf_release(&ca);
-	EVP_MD_free(c.sha256);
 	X509_free(c.ekca_cert);
 	EVP_PKEY_free(c.ekca_key);
 	curl_slist_free_all(c.headers);

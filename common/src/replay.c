@@ -103,7 +103,7 @@ int att_replay_extend(struct att_replay *rp, const struct att_ima_entry *e,
 	uint8_t sha1[ATT_DIGEST_MAX];
 	size_t tlen = att_hash_size(e->tdigest_alg);
 	unsigned int i;
-	int rc, listed_slot = -1;
+	int rc, listed_slot = -1, have_sha1 = 0;
 
 	if (e->pcr >= ATT_PCR_COUNT || !tlen)
 		return ATT_E_INVAL;
@@ -129,6 +129,14 @@ int att_replay_extend(struct att_replay *rp, const struct att_ima_entry *e,
 		if (listed_slot >= 0) {
 			*tdigest_ok = !CRYPTO_memcmp(rp->thash[listed_slot],
 						     e->tdigest, tlen);
+		} else if (e->tdigest_alg == ATT_HASH_SHA1) {
+			/* ima-ng's SHA-1 template digest, no sha1 bank. */
+			rc = att_md_digest(rp->sha1, e->hash_input,
+					   e->hash_input_len, sha1);
+			if (rc)
+				return rc;
+			have_sha1 = 1;
+			*tdigest_ok = !CRYPTO_memcmp(sha1, e->tdigest, tlen);
 		} else {
 			uint8_t t[ATT_DIGEST_MAX];
 			struct att_md *md;
@@ -146,7 +154,7 @@ int att_replay_extend(struct att_replay *rp, const struct att_ima_entry *e,
 	if (want_pad && !e->violation) {
 		if (rp->sha1_slot >= 0) {
 			memcpy(sha1, rp->thash[rp->sha1_slot], 20);
-		} else {
+		} else if (!have_sha1) {
 			rc = att_md_digest(rp->sha1, e->hash_input,
 					   e->hash_input_len, sha1);
 			if (rc)
