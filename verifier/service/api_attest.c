@@ -529,6 +529,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 			 att_strerror(nrc));
 	if (in.want_next && !nrc) {
 		ver_metrics_challenge(rq->ctx->metrics, VER_CHALLENGE_VERDICT);
+		nonce_gc(rq->ctx, now); /* agents may never ask again */
 		if (!challenge_json(rq->ctx->cfg, &a, &n, &next))
 			json_object_object_add(result, "next_challenge", next);
 	}

@@ -525,6 +525,13 @@ int att_store_sqlite_open(const char *path, struct att_store **out)
 			"PRAGMA synchronous=FULL"); /* NORMAL after migrating */
 	if (!rc)
 		rc = sq_exec(q, "PRAGMA foreign_keys=ON");
+	/*
+	 * 32 MiB of page cache (SQLite's default is 2 MiB): the agents'
+	 * rows and their outstanding nonces stay in memory with 10,000
+	 * agents instead of being read again from the OS at every round.
+	 */
+	if (!rc)
+		rc = sq_exec(q, "PRAGMA cache_size=-32768");
 	if (!rc)
 		rc = sq_migrate(q);
 	if (!rc)
