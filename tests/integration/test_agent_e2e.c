@@ -614,6 +614,22 @@ static void tpm_gone_mid_round(void **state)
 	json_object_put(rec);
 }
 
+/* attest-agent as a daemon (no --once), its stderr in log. */
+static pid_t daemon_start(const char *log)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (!freopen(log, "w", stderr))
+			_exit(127);
+		execl(F.agent_bin, "attest-agent", "--config", F.conf,
+		      (char *)NULL);
+		_exit(127);
+	}
+	return pid;
+}
+
 static void verifier_away_and_back(void **state)
 {
 	char log[192], line[512];
@@ -632,15 +648,7 @@ static void verifier_away_and_back(void **state)
 		json_object_object_get(rec, "last_attestation"));
 	json_object_put(rec);
 	snprintf(log, sizeof(log), "%s/daemon.log", F.dir);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (!freopen(log, "w", stderr))
-			_exit(127);
-		execl(F.agent_bin, "attest-agent", "--config", F.conf,
-		      (char *)NULL);
-		_exit(127);
-	}
+	pid = daemon_start(log);
 	sleep(2);
 	/* stop the verifier; the daemon keeps trying */
 	snprintf(port, sizeof(port), "127.0.0.1:%u", att_vproc_port(F.vp));
@@ -680,20 +688,13 @@ static void verifier_away_and_back(void **state)
 /* attest_challenges_total{via="VIA"} from the verifier's /metrics. */
 static long long challenges(const char *via)
 {
-	struct att_vh_resp r;
-	char key[64];
-	const char *p;
+	char series[64];
 	long long v;
 
-	assert_int_equal(att_vh_request(att_vproc_port(F.vp), F.dir, "admin",
-					"GET", "/metrics", NULL, 0, &r),
-			 0);
-	assert_int_equal(r.status, 200);
-	snprintf(key, sizeof(key), "attest_challenges_total{via=\"%s\"} ", via);
-	p = strstr(r.body, key);
-	assert_non_null(p);
-	v = strtoll(p + strlen(key), NULL, 10);
-	att_vh_resp_release(&r);
+	snprintf(series, sizeof(series), "attest_challenges_total{via=\"%s\"}",
+		 via);
+	v = att_vh_metric(att_vproc_port(F.vp), F.dir, series);
+	assert_true(v >= 0);
 	return v;
 }
 
@@ -725,15 +726,7 @@ static void daemon_carried_challenges(void **state)
 	req0 = challenges("request");
 	ver0 = challenges("verdict");
 	snprintf(log, sizeof(log), "%s/carried.log", F.dir);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		if (!freopen(log, "w", stderr))
-			_exit(127);
-		execl(F.agent_bin, "attest-agent", "--config", F.conf,
-		      (char *)NULL);
-		_exit(127);
-	}
+	pid = daemon_start(log);
 	/* Four rounds (interval 1 s): the first one asked, no other. */
 	wait_verdicts(ver0, 4);
 	assert_int_equal(challenges("request"), req0 + 1);

@@ -195,6 +195,29 @@ int att_vh_request(unsigned int port, const char *pki_dir, const char *who,
 			body ? len : 0, out);
 }
 
+long long att_vh_metric(unsigned int port, const char *pki_dir,
+			const char *series)
+{
+	struct att_vh_resp r;
+	const char *p;
+	long long v = -1;
+	size_t n = strlen(series);
+
+	if (att_vh_request(port, pki_dir, "admin", "GET", "/metrics", NULL, 0,
+			   &r))
+		return -1;
+	for (p = r.status == 200 ? r.body : NULL; p && (p = strstr(p, series));
+	     p += n) {
+		/* the whole series name: at a line start, then a space */
+		if ((p == r.body || p[-1] == '\n') && p[n] == ' ') {
+			v = strtoll(p + n + 1, NULL, 10);
+			break;
+		}
+	}
+	att_vh_resp_release(&r);
+	return v;
+}
+
 int att_vh_raw(unsigned int port, const char *pki_dir, const char *who,
 	       const void *raw, size_t n, struct att_vh_resp *out)
 {

@@ -27,6 +27,14 @@ int att_vh_raw(unsigned int port, const char *pki_dir, const char *who,
 	       const void *raw, size_t n, struct att_vh_resp *out);
 
 /*
+ * The value of one series of the verifier's /metrics (admin), e.g.
+ * "attest_challenges_total{via=\"verdict\"}"; -1 when it cannot be read
+ * or the series is missing.
+ */
+long long att_vh_metric(unsigned int port, const char *pki_dir,
+			const char *series);
+
+/*
  * Validates a JSON document against $ATT_SRC/schemas/<schema> (draft
  * 2020-12, with the other schemas there for $ref) with python3-jsonschema.
  * 0 when valid; the errors are printed on stderr.
