@@ -54,7 +54,7 @@ struct lg_agent {
 	struct att_buf unknown; /* LG_UNKNOWN: its unknown file's record */
 	uint8_t unknown_t256[32];
 	atomic_int busy;
-	/* The challenge the last verdict carried (held != 0). */
+	/* The round's challenge: the last verdict's (held != 0) or asked. */
 	int held;
 	int64_t held_expires;
 	uint64_t held_next;
@@ -571,69 +571,6 @@ static int lg_entry(struct lg_agent *a, struct att_md *sha256, uint64_t k,
 	return 0;
 }
 
-/* nonce, expires and the first log's next_entry of a challenge. */
-static int lg_challenge_parse(struct json_object *js, char *nonce_hex,
-			      int64_t *expires, uint64_t *next)
-{
-	struct json_object *logs, *l0, *v;
-	const char *n = js ? lg_jstr(js, "nonce") : NULL;
-
-	if (!n || strlen(n) != 64 ||
-	    !json_object_object_get_ex(js, "expires", &v))
-		return ATT_E_FORMAT;
-	*expires = json_object_get_int64(v);
-	memcpy(nonce_hex, n, 65);
-	if (!json_object_object_get_ex(js, "logs", &logs) ||
-	    !(l0 = json_object_array_get_idx(logs, 0)) ||
-	    !json_object_object_get_ex(l0, "next_entry", &v))
-		return ATT_E_FORMAT;
-	*next = (uint64_t)json_object_get_int64(v);
-	return 0;
-}
-
-/*
- * The round's challenge: the one the last verdict carried while it is
- * valid for 5 more seconds (as attest-agent does), else asked for.
- */
-static int lg_challenge(struct lg_agent *a, struct lg_scratch *s,
-			uint8_t *nonce, char *nonce_hex, uint64_t *next)
-{
-	struct json_object *js = NULL;
-	char url[256], body[128];
-	int64_t expires;
-	size_t len = 0;
-	long st;
-	int rc, blen;
-
-	if (a->held && a->held_expires > (int64_t)time(NULL) + 5) {
-		a->held = 0;
-		memcpy(nonce_hex, a->held_nonce, 65);
-		*next = a->held_next;
-		goto decode;
-	}
-	a->held = 0;
-	snprintf(url, sizeof(url), "%s/v1/attestation/challenge", a->url);
-	blen = snprintf(body, sizeof(body), "{\"agent_id\":\"%s\"}", a->id);
-	curl_easy_setopt(a->h, CURLOPT_FORBID_REUSE, 0L);
-	rc = lg_http(a->h, url, "POST", body, (size_t)blen, &s->resp, &st);
-	if (rc)
-		return rc;
-	if (st != 201) {
-		lg_errorf("%s: challenge: HTTP %ld: %.300s", a->id, st,
-			  (const char *)s->resp.data);
-		return ATT_E_VERIFY;
-	}
-	js = json_tokener_parse((const char *)s->resp.data);
-	rc = lg_challenge_parse(js, nonce_hex, &expires, next);
-	json_object_put(js);
-	if (rc)
-		return rc;
-decode:
-	if (att_hex_decode(nonce_hex, 64, nonce, 32, &len) || len != 32)
-		return ATT_E_FORMAT;
-	return 0;
-}
-
 static int lg_key(const struct att_jp *jp, const char *k)
 {
 	size_t n = strlen(k);
@@ -724,6 +661,63 @@ static int lg_jp_challenge(struct att_jp *jp, struct lg_agent *a)
 			return rc;
 	}
 	if (rc || t != ATT_JP_OBJ_END || have != 7)
+		return ATT_E_FORMAT;
+	return 0;
+}
+
+/* A challenge asked for, into the agent's held_* fields. */
+static int lg_challenge_read(struct lg_agent *a, const char *text)
+{
+	struct att_jp jp;
+	enum att_jp_tok t = ATT_JP_END;
+	int rc = att_jp_init(&jp, text, strlen(text), 8);
+
+	if (!rc)
+		rc = att_jp_next(&jp, &t);
+	if (!rc && t != ATT_JP_OBJ_START)
+		rc = ATT_E_FORMAT;
+	if (!rc)
+		rc = lg_jp_challenge(&jp, a);
+	att_jp_release(&jp);
+	return rc;
+}
+
+/*
+ * The round's challenge: the one the last verdict carried while it is
+ * valid for 5 more seconds (as attest-agent does), else asked for.
+ */
+static int lg_challenge(struct lg_agent *a, struct lg_scratch *s,
+			uint8_t *nonce, char *nonce_hex, uint64_t *next)
+{
+	char url[256], body[128];
+	size_t len = 0;
+	long st;
+	int rc, blen;
+
+	if (!a->held || a->held_expires <= (int64_t)time(NULL) + 5) {
+		a->held = 0;
+		snprintf(url, sizeof(url), "%s/v1/attestation/challenge",
+			 a->url);
+		blen = snprintf(body, sizeof(body), "{\"agent_id\":\"%s\"}",
+				a->id);
+		curl_easy_setopt(a->h, CURLOPT_FORBID_REUSE, 0L);
+		rc = lg_http(a->h, url, "POST", body, (size_t)blen, &s->resp,
+			     &st);
+		if (rc)
+			return rc;
+		if (st != 201) {
+			lg_errorf("%s: challenge: HTTP %ld: %.300s", a->id, st,
+				  (const char *)s->resp.data);
+			return ATT_E_VERIFY;
+		}
+		rc = lg_challenge_read(a, (const char *)s->resp.data);
+		if (rc)
+			return rc;
+	}
+	a->held = 0; /* single use */
+	memcpy(nonce_hex, a->held_nonce, 65);
+	*next = a->held_next;
+	if (att_hex_decode(nonce_hex, 64, nonce, 32, &len) || len != 32)
 		return ATT_E_FORMAT;
 	return 0;
 }

@@ -688,12 +688,9 @@ static void verifier_away_and_back(void **state)
 /* attest_challenges_total{via="VIA"} from the verifier's /metrics. */
 static long long challenges(const char *via)
 {
-	char series[64];
-	long long v;
+	long long v = att_vh_metric(att_vproc_port(F.vp), F.dir,
+				    "attest_challenges_total{via=\"%s\"}", via);
 
-	snprintf(series, sizeof(series), "attest_challenges_total{via=\"%s\"}",
-		 via);
-	v = att_vh_metric(att_vproc_port(F.vp), F.dir, series);
 	assert_true(v >= 0);
 	return v;
 }

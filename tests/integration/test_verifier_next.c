@@ -67,12 +67,9 @@ static int teardown(void **state)
 /* attest_challenges_total{via="VIA"} from /metrics. */
 static long long challenges(const char *via)
 {
-	char series[64];
-	long long v;
+	long long v = att_vh_metric(att_vproc_port(F.vp), F.dir,
+				    "attest_challenges_total{via=\"%s\"}", via);
 
-	snprintf(series, sizeof(series), "attest_challenges_total{via=\"%s\"}",
-		 via);
-	v = att_vh_metric(att_vproc_port(F.vp), F.dir, series);
 	assert_true(v >= 0);
 	return v;
 }

@@ -4,6 +4,7 @@
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -195,14 +196,20 @@ int att_vh_request(unsigned int port, const char *pki_dir, const char *who,
 			body ? len : 0, out);
 }
 
-long long att_vh_metric(unsigned int port, const char *pki_dir,
-			const char *series)
+long long att_vh_metric(unsigned int port, const char *pki_dir, const char *fmt,
+			...)
 {
 	struct att_vh_resp r;
+	char series[256];
 	const char *p;
 	long long v = -1;
-	size_t n = strlen(series);
+	size_t n;
+	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(series, sizeof(series), fmt, ap);
+	va_end(ap);
+	n = strlen(series);
 	if (att_vh_request(port, pki_dir, "admin", "GET", "/metrics", NULL, 0,
 			   &r))
 		return -1;
@@ -215,6 +222,8 @@ long long att_vh_metric(unsigned int port, const char *pki_dir,
 		}
 	}
 	att_vh_resp_release(&r);
+	if (v < 0)
+		fprintf(stderr, "/metrics: no series %s\n", series);
 	return v;
 }
 

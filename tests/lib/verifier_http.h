@@ -27,12 +27,12 @@ int att_vh_raw(unsigned int port, const char *pki_dir, const char *who,
 	       const void *raw, size_t n, struct att_vh_resp *out);
 
 /*
- * The value of one series of the verifier's /metrics (admin), e.g.
- * "attest_challenges_total{via=\"verdict\"}"; -1 when it cannot be read
- * or the series is missing.
+ * The value of one series of the verifier's /metrics (admin), named by
+ * a printf format, e.g. "attest_challenges_total{via=\"%s\"}"; -1 when
+ * it cannot be read or the series is missing.
  */
-long long att_vh_metric(unsigned int port, const char *pki_dir,
-			const char *series);
+long long att_vh_metric(unsigned int port, const char *pki_dir, const char *fmt,
+			...) __attribute__((format(printf, 3, 4)));
 
 /*
  * Validates a JSON document against $ATT_SRC/schemas/<schema> (draft
