@@ -64,10 +64,25 @@ static int teardown(void **state)
 	return system(cmd) == 0 ? 0 : -1;
 }
 
+/* The single integer a query on db returns, -1 on error. */
+static int sq_count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 static void test_migrations(void **state)
 {
 	struct att_store *s;
 	sqlite3 *db;
+	char *req = NULL;
 	int v;
 
 	(void)state;
@@ -96,6 +111,50 @@ static void test_migrations(void **state)
 				      "version - 1",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
+	/*
+	 * Migration 5 on a database at schema 4 (nonces in a rowid table,
+	 * history unbounded): the nonces are kept, in a WITHOUT ROWID
+	 * table; history keeps each agent's newest 100 rows.
+	 */
+	assert_int_equal(
+		sqlite3_exec(
+			db,
+			"DROP TABLE nonces;"
+			"CREATE TABLE nonces (nonce TEXT PRIMARY KEY, "
+			"agent TEXT NOT NULL, expires INTEGER NOT NULL, "
+			"request TEXT);"
+			"INSERT INTO nonces VALUES ('aa01', 'm', 100, "
+			"'{\"x\":1}');"
+			"WITH RECURSIVE i(n) AS (SELECT 1 UNION ALL SELECT "
+			"n + 1 FROM i WHERE n < 130) INSERT INTO history "
+			"(agent, at, state, result) SELECT 'm', n, "
+			"'trusted', '{}' FROM i;"
+			"INSERT INTO history (agent, at, state, result) "
+			"VALUES ('m2', 1, 'trusted', '{}');"
+			"UPDATE schema_version SET version = 4",
+			NULL, NULL, NULL),
+		SQLITE_OK);
+	assert_int_equal(att_store_open(url, &s), 0);
+	assert_int_equal(att_store_schema_version(s, &v), 0);
+	assert_int_equal(v, 5);
+	assert_int_equal(sq_count(db,
+				  "SELECT count(*) FROM sqlite_master WHERE "
+				  "name = 'nonces' AND sql LIKE '%WITHOUT "
+				  "ROWID'"),
+			 1);
+	assert_int_equal(sq_count(db, "SELECT count(*) FROM history WHERE "
+				      "agent = 'm'"),
+			 100);
+	assert_int_equal(sq_count(db, "SELECT min(at) FROM history WHERE "
+				      "agent = 'm'"),
+			 31);
+	assert_int_equal(sq_count(db, "SELECT count(*) FROM history WHERE "
+				      "agent = 'm2'"),
+			 1);
+	assert_int_equal(att_store_nonce_take(s, "aa01", "m", 50, &req), 0);
+	assert_string_equal(req, "{\"x\":1}");
+	free(req);
+	att_store_free(s);
 	sqlite3_close(db);
 	/* WAL is on. */
 	assert_int_equal(access(path, F_OK), 0);
@@ -357,6 +416,68 @@ static void test_history(void **state)
 	att_store_free(s);
 }
 
+struct keep_arg {
+	int n;
+	int64_t oldest;
+};
+
+static int keep_cb(int64_t at, const char *st, const char *res, void *arg)
+{
+	struct keep_arg *k = arg;
+
+	(void)st;
+	(void)res;
+	k->n++;
+	k->oldest = at;
+	return 0;
+}
+
+/*
+ * Each insert keeps the agent's newest ATT_STORE_HISTORY_KEEP rows,
+ * through either write path, and leaves other agents' rows alone.
+ */
+static void test_history_keep(void **state)
+{
+	const int extra = 7;
+	struct att_store *s;
+	struct att_agent_rec a;
+	struct keep_arg k = {0, -1};
+	int i, hrc, nrc;
+
+	(void)state;
+	assert_int_equal(att_store_open(url, &s), 0);
+	assert_int_equal(att_store_history_add(s, "other", 1, "trusted", "{}"),
+			 0);
+	for (i = 1; i <= ATT_STORE_HISTORY_KEEP + extra; i++)
+		assert_int_equal(
+			att_store_history_add(s, "hk", i, "untrusted", "{}"),
+			0);
+	assert_int_equal(att_store_history_list(s, "hk", 1000, keep_cb, &k), 0);
+	assert_int_equal(k.n, ATT_STORE_HISTORY_KEEP);
+	assert_int_equal(k.oldest, extra + 1);
+	/* The verdict's path prunes too. */
+	att_agent_rec_init(&a);
+	snprintf(a.id, sizeof(a.id), "hk");
+	snprintf(a.state, sizeof(a.state), "registered");
+	assert_int_equal(att_store_agent_insert(s, &a), 0);
+	snprintf(a.state, sizeof(a.state), "trusted");
+	assert_int_equal(
+		att_store_agent_update_hist(s, &a, 1000, 1, NULL, &hrc, &nrc),
+		0);
+	assert_int_equal(hrc, 0);
+	k.n = 0;
+	assert_int_equal(att_store_history_list(s, "hk", 1000, keep_cb, &k), 0);
+	assert_int_equal(k.n, ATT_STORE_HISTORY_KEEP);
+	assert_int_equal(k.oldest, extra + 2);
+	k.n = 0;
+	assert_int_equal(att_store_history_list(s, "other", 10, keep_cb, &k),
+			 0);
+	assert_int_equal(k.n, 1);
+	assert_int_equal(att_store_agent_delete(s, "hk"), 0);
+	att_agent_rec_release(&a);
+	att_store_free(s);
+}
+
 /* Newest first: 23 trusted, 22 untrusted, 20 trusted (not 21). */
 static int hist_uh_cb(int64_t at, const char *st, const char *res, void *arg)
 {
@@ -374,7 +495,8 @@ static int hist_uh_cb(int64_t at, const char *st, const char *res, void *arg)
 /*
  * The agent's new state, its history row and the next challenge's nonce
  * together; a stale revision writes none of them; a nonce that cannot be
- * inserted (already there) does not undo the new state.
+ * inserted (already there) does not undo the new state; a verdict asked
+ * without history writes the agent alone.
  */
 static void test_update_hist(void **state)
 {
@@ -397,7 +519,8 @@ static void test_update_hist(void **state)
 	snprintf(a.state, sizeof(a.state), "trusted");
 	a.last_result = strdup("{\"state\":\"trusted\"}");
 	assert_int_equal(
-		att_store_agent_update_hist(s1, &a, 20, &next, &hrc, &nrc), 0);
+		att_store_agent_update_hist(s1, &a, 20, 1, &next, &hrc, &nrc),
+		0);
 	assert_int_equal(hrc, 0);
 	assert_int_equal(nrc, 0);
 	assert_int_equal(a.rev, 2);
@@ -407,7 +530,7 @@ static void test_update_hist(void **state)
 	free(req);
 	snprintf(b.state, sizeof(b.state), "untrusted");
 	assert_int_equal(
-		att_store_agent_update_hist(s2, &b, 21, &stale, &hrc, &nrc),
+		att_store_agent_update_hist(s2, &b, 21, 1, &stale, &hrc, &nrc),
 		ATT_E_STATE);
 	assert_int_equal(hrc, ATT_E_STATE);
 	assert_int_equal(nrc, ATT_E_STATE);
@@ -418,23 +541,32 @@ static void test_update_hist(void **state)
 	assert_int_equal(att_store_nonce_put(s1, "ee07", "uh", 100, "{}"), 0);
 	snprintf(a.state, sizeof(a.state), "untrusted");
 	assert_int_equal(
-		att_store_agent_update_hist(s1, &a, 22, &dup, &hrc, &nrc), 0);
+		att_store_agent_update_hist(s1, &a, 22, 1, &dup, &hrc, &nrc),
+		0);
 	assert_int_equal(hrc, 0);
 	assert_int_not_equal(nrc, 0);
 	assert_int_equal(a.rev, 3);
 	assert_int_equal(att_store_nonce_take(s1, "ee07", "uh", 50, NULL), 0);
 	snprintf(a.state, sizeof(a.state), "trusted");
 	assert_int_equal(
-		att_store_agent_update_hist(s1, &a, 23, NULL, &hrc, &nrc), 0);
+		att_store_agent_update_hist(s1, &a, 23, 1, NULL, &hrc, &nrc),
+		0);
 	assert_int_equal(nrc, ATT_E_STATE);
 	assert_int_equal(a.rev, 4);
+	/* a verdict without a history row: the agent alone */
+	assert_int_equal(
+		att_store_agent_update_hist(s1, &a, 24, 0, NULL, &hrc, &nrc),
+		0);
+	assert_int_equal(hrc, ATT_E_STATE);
+	assert_int_equal(nrc, ATT_E_STATE);
+	assert_int_equal(a.rev, 5);
 	assert_int_equal(att_store_history_list(s2, "uh", 10, hist_uh_cb, &n),
 			 0);
 	assert_int_equal(n, 3);
 	att_agent_rec_release(&b);
 	assert_int_equal(att_store_agent_get(s2, "uh", &b), 0);
 	assert_string_equal(b.state, "trusted");
-	assert_int_equal(b.rev, 4);
+	assert_int_equal(b.rev, 5);
 	assert_int_equal(att_store_agent_delete(s1, "uh"), 0);
 	att_agent_rec_release(&a);
 	att_agent_rec_release(&b);
@@ -548,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_agents_concurrency),
 		cmocka_unit_test(test_nonces_tokens),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_history_keep),
 		cmocka_unit_test(test_update_hist),
 	};
 

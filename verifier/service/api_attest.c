@@ -438,6 +438,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	uint32_t mask;
 	unsigned int i;
 	char before[sizeof(a.state)];
+	int64_t boots;
 	int rc, hrc, nrc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -483,6 +484,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		ev.logs[i].len = in.logs[i].len;
 	}
 	snprintf(before, sizeof(before), "%s", a.state);
+	boots = a.boot_count;
 	rc = ver_attest_run(rq->ctx->akc, &a, ref ? ver_wlref_wl(ref) : NULL,
 			    a.wl_name, wl_version, &ev, now, &result);
 	if (rc) {
@@ -502,9 +504,18 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		att_warn("%s: no random bytes for the next challenge", id);
 		in.want_next = 0;
 	}
-	rc = att_store_agent_update_hist(rq->ctx->store, &a, now,
-					 in.want_next ? &n.rec : NULL, &hrc,
-					 &nrc);
+	/*
+	 * History holds the agent's events: a state change, a new boot, and
+	 * every verdict that is not trusted (each may list new failures). A
+	 * trusted verdict like the one before is the agent's last result
+	 * only: a row for each would grow the table without end (a row a
+	 * round for every agent) and tell nothing new.
+	 */
+	rc = att_store_agent_update_hist(
+		rq->ctx->store, &a, now,
+		strcmp(before, a.state) || strcmp(a.state, "trusted") ||
+			a.boot_count != boots,
+		in.want_next ? &n.rec : NULL, &hrc, &nrc);
 	if (rc) {
 		/* Another replica wrote this agent meanwhile: nothing kept. */
 		ver_store_error(rs, rc, "agent");

@@ -175,7 +175,8 @@ int att_store_history_add(struct att_store *s, const char *id, int64_t at,
 }
 
 int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-				int64_t at, const struct att_store_nonce *next,
+				int64_t at, int history,
+				const struct att_store_nonce *next,
 				int *hist_rc, int *next_rc)
 {
 	int rc;
@@ -186,10 +187,10 @@ int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 	    (next && !name_ok(next->nonce_hex, 256)))
 		return ATT_E_INVAL;
 	if (s->ops->agent_update_hist)
-		return s->ops->agent_update_hist(s, a, at, next, hist_rc,
-						 next_rc);
+		return s->ops->agent_update_hist(s, a, at, history, next,
+						 hist_rc, next_rc);
 	rc = s->ops->agent_update(s, a);
-	if (!rc)
+	if (!rc && history)
 		*hist_rc = s->ops->history_add(s, a->id, at, a->state,
 					       a->last_result);
 	if (!rc && next)

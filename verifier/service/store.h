@@ -28,7 +28,7 @@
 struct att_store;
 
 /* The schema version this build creates and expects. */
-#define ATT_STORE_SCHEMA_VERSION 4
+#define ATT_STORE_SCHEMA_VERSION 5
 
 int att_store_open(const char *url, struct att_store **out);
 void att_store_free(struct att_store *s);
@@ -117,7 +117,12 @@ typedef int (*att_store_agent_fn)(const struct att_agent_rec *a, void *arg);
 /* Every agent, ordered by id (blobs and last_result included). */
 int att_store_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
 
-/* --- attestation history --- */
+/*
+ * --- attestation history ---
+ * Each insert also deletes the agent's rows older than its newest
+ * ATT_STORE_HISTORY_KEEP.
+ */
+#define ATT_STORE_HISTORY_KEEP 100
 int att_store_history_add(struct att_store *s, const char *id, int64_t at,
 			  const char *state, const char *result_json);
 /* A nonce to store for an agent (att_store_nonce_put's arguments). */
@@ -129,15 +134,16 @@ struct att_store_nonce {
 
 /*
  * After an attestation: att_store_agent_update(a) and, when it wrote, a
- * history row (at, a->state, a->last_result) and, when next is not NULL,
- * the nonce next for a->id (the challenge going with the verdict), in one
- * transaction where the backend can (one commit, one sync instead of
- * three). Returns the update's result; *hist_rc and *next_rc get the
- * history and nonce inserts' (ATT_E_STATE when not tried). A failed
+ * history row (at, a->state, a->last_result) if history is not 0 and the
+ * nonce next for a->id (the challenge going with the verdict) if next is
+ * not NULL, in one transaction where the backend can (one commit, one
+ * sync instead of three). Returns the update's result; *hist_rc and *next_rc
+ * get the history and nonce inserts' (ATT_E_STATE when not tried). A failed
  * insert does not undo the agent's new state.
  */
 int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-				int64_t at, const struct att_store_nonce *next,
+				int64_t at, int history,
+				const struct att_store_nonce *next,
 				int *hist_rc, int *next_rc);
 typedef int (*att_store_hist_fn)(int64_t at, const char *state,
 				 const char *result_json, void *arg);

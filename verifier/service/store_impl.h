@@ -35,7 +35,8 @@ struct att_store_ops {
 	/* Optional: agent_update + history_add (+ nonce_put) in one
 	 * transaction. */
 	int (*agent_update_hist)(struct att_store *s, struct att_agent_rec *a,
-				 int64_t at, const struct att_store_nonce *next,
+				 int64_t at, int history,
+				 const struct att_store_nonce *next,
 				 int *hist_rc, int *next_rc);
 	int (*history_list)(struct att_store *s, const char *id, int limit,
 			    att_store_hist_fn fn, void *arg);

@@ -50,6 +50,14 @@ static const char *const pg_migrations[] = {
 	 */
 	("DROP INDEX agents_ek;"
 	 "CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);"),
+	/*
+	 * 5: history keeps the newest 100 rows per agent
+	 * (ATT_STORE_HISTORY_KEEP when this migration was written; each
+	 * insert prunes from now on).
+	 */
+	("DELETE FROM history WHERE seq IN (SELECT seq FROM (SELECT seq, "
+	 "row_number() OVER (PARTITION BY agent ORDER BY seq DESC) AS n FROM "
+	 "history) AS h WHERE n > 100);"),
 };
 
 #define PG_NMIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
@@ -98,8 +106,17 @@ static const char *const pg_sql[PS_COUNT] = {
 	[PS_AGENT_LIST] = "SELECT " PG_AGENT_COLS " FROM agents ORDER BY id",
 	[PS_HIST_DELETE] = "DELETE FROM history WHERE agent = $1",
 	[PS_NONCE_DELETE_AGENT] = "DELETE FROM nonces WHERE agent = $1",
-	[PS_HIST_ADD] = "INSERT INTO history (agent, at, state, result) "
-			"VALUES ($1, $2, $3, $4)",
+	/*
+	 * The row and the prune to the agent's newest ATT_STORE_HISTORY_KEEP
+	 * in one statement. The DELETE does not see the row its WITH
+	 * inserts (one snapshot), so $5 is ATT_STORE_HISTORY_KEEP - 2: the
+	 * older rows kept besides the new one, minus one.
+	 */
+	[PS_HIST_ADD] = "WITH ins AS (INSERT INTO history (agent, at, state, "
+			"result) VALUES ($1, $2, $3, $4)) DELETE FROM history "
+			"WHERE agent = $1 AND seq < (SELECT seq FROM history "
+			"WHERE agent = $1 ORDER BY seq DESC LIMIT 1 OFFSET "
+			"$5::bigint)",
 	[PS_HIST_LIST] = "SELECT at, state, result FROM history WHERE agent "
 			 "= $1 ORDER BY seq DESC LIMIT $2",
 	[PS_NONCE_PUT] = "INSERT INTO nonces (nonce, agent, expires, "

@@ -107,8 +107,9 @@ int pgs_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
 		    const char *except, char *id, size_t idlen);
 int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
 int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-			  int64_t at, const struct att_store_nonce *next,
-			  int *hist_rc, int *next_rc);
+			  int64_t at, int history,
+			  const struct att_store_nonce *next, int *hist_rc,
+			  int *next_rc);
 int pgs_history_add(struct att_store *s, const char *id, int64_t at,
 		    const char *state, const char *result_json);
 int pgs_history_list(struct att_store *s, const char *id, int limit,

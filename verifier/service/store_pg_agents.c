@@ -239,6 +239,7 @@ int pgs_history_add(struct att_store *s, const char *id, int64_t at,
 	pp_int(&p, at);
 	pp_text(&p, state);
 	pp_text(&p, result_json);
+	pp_int(&p, ATT_STORE_HISTORY_KEEP - 2);
 	PG_LOCKED(q, {
 		r = pg_run(q, PS_HIST_ADD, &p);
 		rc = pg_check(q, r, "history add");
@@ -277,8 +278,9 @@ static int pg_insert_saved(struct pg_store *q, const char *savepoint,
  * its savepoint and does not undo the agent's new state.
  */
 int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-			  int64_t at, const struct att_store_nonce *next,
-			  int *hist_rc, int *next_rc)
+			  int64_t at, int history,
+			  const struct att_store_nonce *next, int *hist_rc,
+			  int *next_rc)
 {
 	struct pg_store *q = pg(s);
 	struct pg_params p = {0}, p2 = {0}, p3 = {0}, p4 = {0};
@@ -293,6 +295,7 @@ int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 	pp_int(&p3, at);
 	pp_text(&p3, a->state);
 	pp_text(&p3, a->last_result);
+	pp_int(&p3, ATT_STORE_HISTORY_KEEP - 2);
 	if (next) {
 		pp_text(&p4, next->nonce_hex);
 		pp_text(&p4, a->id);
@@ -314,7 +317,7 @@ int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 			}
 			PQclear(r);
 		}
-		if (!rc)
+		if (!rc && history)
 			rc = pg_insert_saved(q, "hist", PS_HIST_ADD, &p3,
 					     "history add", hist_rc);
 		if (!rc && next)

@@ -47,6 +47,21 @@ static const char *const sq_migrations[] = {
 	 */
 	("DROP INDEX agents_ek;"
 	 "CREATE UNIQUE INDEX agents_ek ON agents (ek_pub);"),
+	/*
+	 * 5: nonces in one b-tree keyed by the nonce (a round deletes one
+	 * and inserts one: one page each instead of two); history keeps
+	 * the newest 100 rows per agent (ATT_STORE_HISTORY_KEEP when this
+	 * migration was written; each insert prunes from now on).
+	 */
+	("CREATE TABLE nonces_new (nonce TEXT PRIMARY KEY, agent TEXT NOT "
+	 "NULL, expires INTEGER NOT NULL, request TEXT) WITHOUT ROWID;"
+	 "INSERT INTO nonces_new SELECT nonce, agent, expires, request FROM "
+	 "nonces;"
+	 "DROP TABLE nonces;"
+	 "ALTER TABLE nonces_new RENAME TO nonces;"
+	 "DELETE FROM history WHERE seq IN (SELECT seq FROM (SELECT seq, "
+	 "row_number() OVER (PARTITION BY agent ORDER BY seq DESC) AS n FROM "
+	 "history) WHERE n > 100);"),
 };
 
 #define SQ_NMIGRATIONS ((int)(sizeof(sq_migrations) / sizeof(sq_migrations[0])))

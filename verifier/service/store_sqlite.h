@@ -84,8 +84,9 @@ int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
 int sq_history_add(struct att_store *s, const char *id, int64_t at,
 		   const char *state, const char *result_json);
 int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-			 int64_t at, const struct att_store_nonce *next,
-			 int *hist_rc, int *next_rc);
+			 int64_t at, int history,
+			 const struct att_store_nonce *next, int *hist_rc,
+			 int *next_rc);
 int sq_history_list(struct att_store *s, const char *id, int limit,
 		    att_store_hist_fn fn, void *arg);
 int sq_nonce_put(struct att_store *s, const char *nonce_hex,

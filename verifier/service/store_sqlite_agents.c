@@ -274,7 +274,11 @@ out:
 	return sq_unlock(q, rc);
 }
 
-/* The store's lock is held. */
+/*
+ * The store's lock is held. The row, then the agent's rows older than its
+ * newest ATT_STORE_HISTORY_KEEP (found through history_agent, so a few
+ * index pages; a failed prune leaves the row and is returned).
+ */
 static int sq_history_add_locked(struct sq_store *q, const char *id, int64_t at,
 				 const char *state, const char *result_json)
 {
@@ -285,14 +289,27 @@ static int sq_history_add_locked(struct sq_store *q, const char *id, int64_t at,
 			"INSERT INTO history (agent, at, state, result) "
 			"VALUES (?1, ?2, ?3, ?4)",
 			&st);
-	if (!rc) {
-		sq_text(st, 1, id);
-		sqlite3_bind_int64(st, 2, at);
-		sq_text(st, 3, state);
-		sq_text(st, 4, result_json);
-		rc = sq_step_done(q, st);
-		sq_finish(q, st);
-	}
+	if (rc)
+		return rc;
+	sq_text(st, 1, id);
+	sqlite3_bind_int64(st, 2, at);
+	sq_text(st, 3, state);
+	sq_text(st, 4, result_json);
+	rc = sq_step_done(q, st);
+	sq_finish(q, st);
+	if (rc)
+		return rc;
+	rc = sq_prepare(q,
+			"DELETE FROM history WHERE agent = ?1 AND seq < "
+			"(SELECT seq FROM history WHERE agent = ?1 ORDER BY "
+			"seq DESC LIMIT 1 OFFSET ?2)",
+			&st);
+	if (rc)
+		return rc;
+	sq_text(st, 1, id);
+	sqlite3_bind_int(st, 2, ATT_STORE_HISTORY_KEEP - 1);
+	rc = sq_step_done(q, st);
+	sq_finish(q, st);
 	return rc;
 }
 
@@ -303,7 +320,14 @@ int sq_history_add(struct att_store *s, const char *id, int64_t at,
 	int rc;
 
 	sq_lock(q);
+	rc = sq_exec(q, "BEGIN IMMEDIATE");
+	if (rc)
+		return sq_unlock(q, rc);
 	rc = sq_history_add_locked(q, id, at, state, result_json);
+	if (sq_exec(q, rc ? "ROLLBACK" : "COMMIT") && !rc) {
+		sq_exec(q, "ROLLBACK");
+		rc = ATT_E_DB;
+	}
 	return sq_unlock(q, rc);
 }
 
@@ -332,12 +356,13 @@ static int sq_nonce_put_locked(struct sq_store *q, const char *nonce_hex,
 /*
  * After an attestation: the agent row, its history row and the next
  * challenge's nonce in one transaction, so one commit and one WAL sync.
- * A failed history or nonce insert (one statement, rolled back alone)
- * does not undo the agent's new state.
+ * A failed history insert or prune or nonce insert (each one statement,
+ * rolled back alone) does not undo the agent's new state.
  */
 int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
-			 int64_t at, const struct att_store_nonce *next,
-			 int *hist_rc, int *next_rc)
+			 int64_t at, int history,
+			 const struct att_store_nonce *next, int *hist_rc,
+			 int *next_rc)
 {
 	struct sq_store *q = sq(s);
 	int rc;
@@ -353,8 +378,9 @@ int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 		sq_exec(q, "ROLLBACK");
 		goto out;
 	}
-	*hist_rc =
-		sq_history_add_locked(q, a->id, at, a->state, a->last_result);
+	if (history)
+		*hist_rc = sq_history_add_locked(q, a->id, at, a->state,
+						 a->last_result);
 	if (next)
 		*next_rc =
 			sq_nonce_put_locked(q, next->nonce_hex, a->id,
