@@ -19,7 +19,7 @@ $(B)/obj/verifier/service/store_pg.o $(B)/obj/verifier/service/store_pg_agents.o
 # defaults, which are read later. Recursive (=): TEST_LIBS may be set later.
 VER_TEST_SRCS := $(filter-out %/main.c,$(VER_SRCS))
 VER_DIRECT_TESTS := test_verifier_store test_verifier_api test_verifier_attest test_attacks \
-	test_attacks_evidence test_verifier_next test_verifier_history \
+	test_attacks_evidence test_verifier_next test_verifier_history test_verifier_boot \
 	test_faults
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_SRCS = $(SRC)/tests/integration/$(t).c $$(TESTLIB_SRCS) $(VER_TEST_SRCS)))
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS = $$(TEST_LIBS) $(VER_LIBS)))
@@ -28,10 +28,11 @@ $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS
 VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll $(B)/tests/integration/test_verifier_attest \
 	$(B)/tests/integration/test_faults $(B)/tests/integration/test_attacks \
 	$(B)/tests/integration/test_attacks_evidence $(B)/tests/integration/test_verifier_next \
-	$(B)/tests/integration/test_verifier_history
+	$(B)/tests/integration/test_verifier_history $(B)/tests/integration/test_verifier_boot
 VER_VHOST_TESTS := $(B)/tests/integration/test_verifier_attest $(B)/tests/integration/test_faults \
 	$(B)/tests/integration/test_attacks $(B)/tests/integration/test_attacks_evidence \
-	$(B)/tests/integration/test_verifier_next $(B)/tests/integration/test_verifier_history
+	$(B)/tests/integration/test_verifier_next $(B)/tests/integration/test_verifier_history \
+	$(B)/tests/integration/test_verifier_boot
 VER_VHOST_OBJ := $(B)/obj/tests/lib/vhost/vhost.o
 $(VER_TPM_TESTS): $(AGENT_TPM_OBJS)
 $(VER_TPM_TESTS): PKG_LIBS += $(AGENT_TSS_LIBS)

@@ -14,7 +14,8 @@
  * nonce (second verifier process on the same database), evidence for
  * another agent, agent A's certificate for agent B, a nonce issued to
  * another agent. Restart of the verifier between attestations. Fleet
- * report rows.
+ * report rows. (The firmware side of a boot, static PCRs and the UEFI
+ * log: test_verifier_boot.c.)
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -194,18 +195,9 @@ static int attest(struct vh_round *rd, struct json_object **result)
 	return vh_attest(&F, rd, result);
 }
 
-/* A round as host-1 that must answer 200 with `state`. */
 static struct json_object *round_ok(const char *state)
 {
-	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
-	struct json_object *res;
-
-	assert_int_equal(attest(&rd, &res), 200);
-	free(rd.body_out);
-	if (strcmp(vh_jstr(res, "state"), state))
-		fail_msg("expected %s: %s", state,
-			 json_object_to_json_string(res));
-	return res;
+	return vh_round_ok(&F, state);
 }
 
 static struct json_object *log0(struct json_object *res)
@@ -726,225 +718,6 @@ static void test_reboot(void **state)
 	json_object_put(res);
 }
 
-static void write_static(const char *path, const uint8_t *v)
-{
-	char hex[65];
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	att_hex_encode(v, 32, hex);
-	fprintf(f, "{\"sha256\": {\"0\": \"%s\"}}\n", hex);
-	fclose(f);
-}
-
-static void test_static_pcrs(void **state)
-{
-	const char *args[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
-			      "--static-pcrs", NULL, NULL};
-	struct att_vproc *keep = F.vp, *v;
-	struct att_pcr_sel sel;
-	struct att_pcrs pv;
-	struct json_object *res;
-	uint8_t pcr0[32];
-	char path[160];
-	int st, i;
-
-	(void)state;
-	memset(&sel, 0, sizeof(sel));
-	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 1);
-	att_pcrs_clear(&pv);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pv), 0);
-	memcpy(pcr0, att_pcrs_get(&pv, ATT_HASH_SHA256, 0), 32);
-	snprintf(path, sizeof(path), "%s/static.json", F.dir);
-	args[3] = path;
-	/* The host's real PCR 0, then a different one. */
-	for (i = 0; i < 2; i++) {
-		if (i)
-			pcr0[31] ^= 1;
-		write_static(path, pcr0);
-		assert_int_equal(att_vproc_start(F.dir, F.db, args, &v), 0);
-		F.vp = v;
-		res = round_ok(i ? "untrusted" : "trusted");
-		if (i)
-			assert_non_null(strstr(json_object_to_json_string(res),
-					       "static PCR 0 (sha256) is not "
-					       "the expected value"));
-		json_object_put(res);
-		F.vp = keep;
-		assert_int_equal(att_vproc_stop(v, &st), 0);
-		assert_int_equal(st, 0);
-		att_vproc_free(v);
-	}
-}
-
-/* A crypto-agile UEFI log (sha256 only); with_event: one CRTM event. */
-static void uefi_log(struct att_buf *b, int with_event, uint8_t *digest)
-{
-	static const uint8_t zero20[20];
-
-	att_buf_init(b, 0);
-	att_buf_append_u32le(b, 0);
-	att_buf_append_u32le(b, 3); /* EV_NO_ACTION */
-	att_buf_append(b, zero20, 20);
-	att_buf_append_u32le(b, 33);
-	att_buf_append(b, "Spec ID Event03", 16);
-	att_buf_append_u32le(b, 0); /* platform class */
-	att_buf_append_u8(b, 0);    /* minor */
-	att_buf_append_u8(b, 2);    /* major */
-	att_buf_append_u8(b, 0);    /* errata */
-	att_buf_append_u8(b, 2);    /* uintn size */
-	att_buf_append_u32le(b, 1); /* one algorithm */
-	att_buf_append_u8(b, 0x0b); /* sha256, le16 */
-	att_buf_append_u8(b, 0x00);
-	att_buf_append_u8(b, 32); /* digest size, le16 */
-	att_buf_append_u8(b, 0);
-	att_buf_append_u8(b, 0); /* vendor info */
-	if (!with_event)
-		return;
-	ib_hash("sha256", "CRTM 1.0", 8, digest);
-	att_buf_append_u32le(b, 0);	     /* PCR 0 */
-	att_buf_append_u32le(b, 0x00000008); /* EV_S_CRTM_VERSION */
-	att_buf_append_u32le(b, 1);
-	att_buf_append_u8(b, 0x0b);
-	att_buf_append_u8(b, 0x00);
-	att_buf_append(b, digest, 32);
-	att_buf_append_u32le(b, 8);
-	att_buf_append(b, "CRTM 1.0", 8);
-}
-
-static void test_uefi_log(void **state)
-{
-	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
-	struct json_object *res;
-	struct att_buf log;
-	uint8_t d[32];
-	int i;
-
-	(void)state;
-	/* Header only: PCRs 0-7 untouched, as the swtpm's are. */
-	uefi_log(&log, 0, d);
-	rd.uefi = &log;
-	assert_int_equal(attest(&rd, &res), 200);
-	free(rd.body_out);
-	rd.body_out = NULL;
-	assert_string_equal(vh_jstr(res, "state"), "trusted");
-	assert_true(json_object_get_boolean(
-		vh_jget(vh_jget(res, "uefi"), "matched")));
-	json_object_put(res);
-	att_buf_release(&log);
-	/* A CRTM event the TPM never saw: refused; then it is extended. */
-	uefi_log(&log, 1, d);
-	for (i = 0; i < 2; i++) {
-		if (i)
-			assert_int_equal(agent_tpm_pcr_extend(
-						 F.tpm, 0, ATT_HASH_SHA256, d),
-					 0);
-		assert_int_equal(attest(&rd, &res), 200);
-		free(rd.body_out);
-		rd.body_out = NULL;
-		if (strcmp(vh_jstr(res, "state"), i ? "trusted" : "untrusted"))
-			fail_msg("%s", json_object_to_json_string(res));
-		if (!i)
-			assert_non_null(strstr(json_object_to_json_string(res),
-					       "uefi log: does not replay to "
-					       "the quoted PCR 0"));
-		json_object_put(res);
-	}
-	att_buf_release(&log);
-	/* Garbage: unreadable, untrusted. */
-	att_buf_init(&log, 0);
-	att_buf_append(&log, "not an event log", 16);
-	assert_int_equal(attest(&rd, &res), 200);
-	free(rd.body_out);
-	assert_string_equal(vh_jstr(res, "state"), "untrusted");
-	json_object_put(res);
-	att_buf_release(&log);
-}
-
-/* Whether a challenge from v asks for the UEFI log. */
-static int challenge_asks_uefi(struct att_vproc *v)
-{
-	struct att_vproc *keep = F.vp;
-	struct json_object *js, *u;
-	int asks;
-
-	F.vp = v;
-	assert_int_equal(req("host-1", "POST", "/v1/attestation/challenge",
-			     "{\"agent_id\":\"host-1\"}", &js),
-			 201);
-	F.vp = keep;
-	asks = json_object_object_get_ex(js, "uefi_log", &u) &&
-	       json_object_get_boolean(u);
-	json_object_put(js);
-	return asks;
-}
-
-/*
- * require_uefi_log = 1: the boot whose firmware log already replayed
- * needs it no more; after a reboot the challenge asks for it, evidence
- * without it is untrusted, with it trusted, and then it is not asked for.
- */
-static void test_uefi_required(void **state)
-{
-	const char *args[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
-			      "--require-uefi-log", "1", NULL};
-	struct att_vproc *v;
-	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
-	struct json_object *res;
-	struct att_buf log;
-	uint8_t d[32];
-	int st;
-
-	(void)state;
-	assert_int_equal(att_vproc_start(F.dir, F.db, args, &v), 0);
-	rd.vp = v;
-	/* test_uefi_log's rounds sent this boot's log: not asked again */
-	assert_false(challenge_asks_uefi(v));
-	vh_measure(&F, "/usr/bin/a", "A");
-	assert_int_equal(attest(&rd, &res), 200);
-	free(rd.body_out);
-	rd.body_out = NULL;
-	assert_string_equal(vh_jstr(res, "state"), "trusted");
-	json_object_put(res);
-	/* An orderly reboot */
-	vh_tpm_power_cycle(&F, 1);
-	vh_boot(&F);
-	vh_measure(&F, "/usr/bin/a", "A");
-	/* without the firmware log: untrusted, and asked for again */
-	rd.start = 0;
-	assert_int_equal(attest(&rd, &res), 200);
-	free(rd.body_out);
-	rd.body_out = NULL;
-	if (strcmp(vh_jstr(res, "state"), "untrusted") ||
-	    !strstr(json_object_to_json_string(res),
-		    "uefi log: required once per boot, not sent yet"))
-		fail_msg("%s", json_object_to_json_string(res));
-	json_object_put(res);
-	assert_true(challenge_asks_uefi(v));
-	/* with it (PCRs 0-7 untouched: a header-only log replays) */
-	uefi_log(&log, 0, d);
-	rd.uefi = &log;
-	rd.start = -1;
-	assert_int_equal(attest(&rd, &res), 200);
-	free(rd.body_out);
-	rd.body_out = NULL;
-	if (strcmp(vh_jstr(res, "state"), "trusted"))
-		fail_msg("%s", json_object_to_json_string(res));
-	json_object_put(res);
-	att_buf_release(&log);
-	/* this boot's is known now */
-	assert_false(challenge_asks_uefi(v));
-	rd.uefi = NULL;
-	vh_measure(&F, "/usr/bin/b", "B");
-	assert_int_equal(attest(&rd, &res), 200);
-	free(rd.body_out);
-	assert_string_equal(vh_jstr(res, "state"), "trusted");
-	json_object_put(res);
-	assert_int_equal(att_vproc_stop(v, &st), 0);
-	assert_int_equal(st, 0);
-	att_vproc_free(v);
-}
-
 static void test_reset_count_backwards(void **state)
 {
 	struct att_store *s;
@@ -1062,9 +835,6 @@ int main(void)
 		cmocka_unit_test(test_expired_nonce_other_replica),
 		cmocka_unit_test(test_reboot),
 		cmocka_unit_test(test_alternate_replicas),
-		cmocka_unit_test(test_static_pcrs),
-		cmocka_unit_test(test_uefi_log),
-		cmocka_unit_test(test_uefi_required),
 		cmocka_unit_test(test_reset_count_backwards),
 		cmocka_unit_test(test_stale),
 	};

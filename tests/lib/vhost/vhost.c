@@ -536,3 +536,16 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 	att_buf_release(&sig);
 	return st;
 }
+
+struct json_object *vh_round_ok(struct vh_host *h, const char *state)
+{
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+
+	assert_int_equal(vh_attest(h, &rd, &res), 200);
+	free(rd.body_out);
+	if (strcmp(vh_jstr(res, "state"), state))
+		fail_msg("expected %s: %s", state,
+			 json_object_to_json_string(res));
+	return res;
+}

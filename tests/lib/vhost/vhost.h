@@ -133,5 +133,10 @@ struct vh_round {
  */
 int vh_attest(struct vh_host *h, struct vh_round *rd,
 	      struct json_object **result);
+/*
+ * A round as host-1 from the challenge's next entry that must answer 200
+ * with state (the test fails otherwise, showing the answer); the answer.
+ */
+struct json_object *vh_round_ok(struct vh_host *h, const char *state);
 
 #endif

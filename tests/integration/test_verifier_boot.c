@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * test_verifier_boot.c - the firmware side of a boot, end to end: the
+ * real attest-verifier (SQLite; PostgreSQL) over TLS, a real swtpm driven
+ * through the agent's TPM layer, every exchange checked against its JSON
+ * Schema.
+ *
+ * - Static PCRs (--static-pcrs): the host's real PCR 0 is trusted, any
+ *   other value untrusted with the PCR named.
+ * - The UEFI event log: a header-only log replays to untouched PCRs 0-7;
+ *   an event the TPM never saw is untrusted until it is extended; garbage
+ *   is untrusted.
+ * - require_uefi_log: once per boot; after a reboot evidence without it
+ *   is untrusted and the challenge asks for it, with it trusted, then it
+ *   is not asked for again.
+ *
+ * The tests run in order on one host and verifier.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "attest/buf.h"
+#include "attest/codec.h"
+#include "attest/tpm_quote.h"
+#include "imabuild.h"
+#include "swtpm.h"
+#include "tpm.h"
+#include "verifier_http.h"
+#include "verifier_proc.h"
+#include "vhost/vhost.h"
+
+static struct vh_host F;
+
+static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
+
+/* "base" (host-1's whitelist) allows /usr/bin/a ("A") and /usr/bin/b ("B"). */
+static void whitelist_ab(void)
+{
+	char body[512], ha[65], hb[65];
+	struct json_object *js;
+	uint8_t d[32];
+
+	ib_hash("sha256", "A", 1, d);
+	att_hex_encode(d, 32, ha);
+	ib_hash("sha256", "B", 1, d);
+	att_hex_encode(d, 32, hb);
+	snprintf(body, sizeof(body),
+		 "{\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
+		 "\"/usr/bin/b\":[\"%s\"]}}}",
+		 ha, hb);
+	assert_int_equal(
+		vh_req(&F, "admin", "PUT", "/v1/whitelists/base", body, &js),
+		200);
+	json_object_put(js);
+}
+
+static int setup(int use_pg)
+{
+	if (vh_setup_enrolled(&F, "vboot", use_pg, extra))
+		return -1;
+	F.no_schema = 0;
+	whitelist_ab();
+	vh_boot(&F);
+	return 0;
+}
+
+static int setup_sqlite(void **state)
+{
+	(void)state;
+	return setup(0);
+}
+
+static int setup_pg(void **state)
+{
+	(void)state;
+	return setup(1);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	return vh_teardown(&F) ? -1 : 0;
+}
+
+static void write_static(const char *path, const uint8_t *v)
+{
+	char hex[65];
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	att_hex_encode(v, 32, hex);
+	fprintf(f, "{\"sha256\": {\"0\": \"%s\"}}\n", hex);
+	fclose(f);
+}
+
+static void test_static_pcrs(void **state)
+{
+	const char *args[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+			      "--static-pcrs", NULL, NULL};
+	struct att_vproc *keep = F.vp, *v;
+	struct att_pcr_sel sel;
+	struct att_pcrs pv;
+	struct json_object *res;
+	uint8_t pcr0[32];
+	char path[160];
+	int st, i;
+
+	(void)state;
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 1);
+	att_pcrs_clear(&pv);
+	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pv), 0);
+	memcpy(pcr0, att_pcrs_get(&pv, ATT_HASH_SHA256, 0), 32);
+	snprintf(path, sizeof(path), "%s/static.json", F.dir);
+	args[3] = path;
+	/* The host's real PCR 0, then a different one. */
+	for (i = 0; i < 2; i++) {
+		if (i)
+			pcr0[31] ^= 1;
+		write_static(path, pcr0);
+		assert_int_equal(att_vproc_start(F.dir, F.db, args, &v), 0);
+		F.vp = v;
+		res = vh_round_ok(&F, i ? "untrusted" : "trusted");
+		if (i)
+			assert_non_null(strstr(json_object_to_json_string(res),
+					       "static PCR 0 (sha256) is not "
+					       "the expected value"));
+		json_object_put(res);
+		F.vp = keep;
+		assert_int_equal(att_vproc_stop(v, &st), 0);
+		assert_int_equal(st, 0);
+		att_vproc_free(v);
+	}
+}
+
+/* A crypto-agile UEFI log (sha256 only); with_event: one CRTM event. */
+static void uefi_log(struct att_buf *b, int with_event, uint8_t *digest)
+{
+	static const uint8_t zero20[20];
+
+	att_buf_init(b, 0);
+	att_buf_append_u32le(b, 0);
+	att_buf_append_u32le(b, 3); /* EV_NO_ACTION */
+	att_buf_append(b, zero20, 20);
+	att_buf_append_u32le(b, 33);
+	att_buf_append(b, "Spec ID Event03", 16);
+	att_buf_append_u32le(b, 0); /* platform class */
+	att_buf_append_u8(b, 0);    /* minor */
+	att_buf_append_u8(b, 2);    /* major */
+	att_buf_append_u8(b, 0);    /* errata */
+	att_buf_append_u8(b, 2);    /* uintn size */
+	att_buf_append_u32le(b, 1); /* one algorithm */
+	att_buf_append_u8(b, 0x0b); /* sha256, le16 */
+	att_buf_append_u8(b, 0x00);
+	att_buf_append_u8(b, 32); /* digest size, le16 */
+	att_buf_append_u8(b, 0);
+	att_buf_append_u8(b, 0); /* vendor info */
+	if (!with_event)
+		return;
+	ib_hash("sha256", "CRTM 1.0", 8, digest);
+	att_buf_append_u32le(b, 0);	     /* PCR 0 */
+	att_buf_append_u32le(b, 0x00000008); /* EV_S_CRTM_VERSION */
+	att_buf_append_u32le(b, 1);
+	att_buf_append_u8(b, 0x0b);
+	att_buf_append_u8(b, 0x00);
+	att_buf_append(b, digest, 32);
+	att_buf_append_u32le(b, 8);
+	att_buf_append(b, "CRTM 1.0", 8);
+}
+
+static void test_uefi_log(void **state)
+{
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+	struct att_buf log;
+	uint8_t d[32];
+	int i;
+
+	(void)state;
+	/* Header only: PCRs 0-7 untouched, as the swtpm's are. */
+	uefi_log(&log, 0, d);
+	rd.uefi = &log;
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
+	assert_true(json_object_get_boolean(
+		vh_jget(vh_jget(res, "uefi"), "matched")));
+	json_object_put(res);
+	att_buf_release(&log);
+	/* A CRTM event the TPM never saw: refused; then it is extended. */
+	uefi_log(&log, 1, d);
+	for (i = 0; i < 2; i++) {
+		if (i)
+			assert_int_equal(agent_tpm_pcr_extend(
+						 F.tpm, 0, ATT_HASH_SHA256, d),
+					 0);
+		assert_int_equal(vh_attest(&F, &rd, &res), 200);
+		free(rd.body_out);
+		rd.body_out = NULL;
+		if (strcmp(vh_jstr(res, "state"), i ? "trusted" : "untrusted"))
+			fail_msg("%s", json_object_to_json_string(res));
+		if (!i)
+			assert_non_null(strstr(json_object_to_json_string(res),
+					       "uefi log: does not replay to "
+					       "the quoted PCR 0"));
+		json_object_put(res);
+	}
+	att_buf_release(&log);
+	/* Garbage: unreadable, untrusted. */
+	att_buf_init(&log, 0);
+	att_buf_append(&log, "not an event log", 16);
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	assert_string_equal(vh_jstr(res, "state"), "untrusted");
+	json_object_put(res);
+	att_buf_release(&log);
+}
+
+/* Whether a challenge from v asks for the UEFI log. */
+static int challenge_asks_uefi(struct att_vproc *v)
+{
+	struct att_vproc *keep = F.vp;
+	struct json_object *js, *u;
+	int asks;
+
+	F.vp = v;
+	assert_int_equal(vh_req(&F, "host-1", "POST",
+				"/v1/attestation/challenge",
+				"{\"agent_id\":\"host-1\"}", &js),
+			 201);
+	F.vp = keep;
+	asks = json_object_object_get_ex(js, "uefi_log", &u) &&
+	       json_object_get_boolean(u);
+	json_object_put(js);
+	return asks;
+}
+
+/*
+ * require_uefi_log = 1: the boot whose firmware log already replayed
+ * needs it no more; after a reboot the challenge asks for it, evidence
+ * without it is untrusted, with it trusted, and then it is not asked for.
+ */
+static void test_uefi_required(void **state)
+{
+	const char *args[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+			      "--require-uefi-log", "1", NULL};
+	struct att_vproc *v;
+	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
+	struct json_object *res;
+	struct att_buf log;
+	uint8_t d[32];
+	int st;
+
+	(void)state;
+	assert_int_equal(att_vproc_start(F.dir, F.db, args, &v), 0);
+	rd.vp = v;
+	/* test_uefi_log's rounds sent this boot's log: not asked again */
+	assert_false(challenge_asks_uefi(v));
+	vh_measure(&F, "/usr/bin/a", "A");
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
+	json_object_put(res);
+	/* An orderly reboot */
+	vh_tpm_power_cycle(&F, 1);
+	vh_boot(&F);
+	vh_measure(&F, "/usr/bin/a", "A");
+	/* without the firmware log: untrusted, and asked for again */
+	rd.start = 0;
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	if (strcmp(vh_jstr(res, "state"), "untrusted") ||
+	    !strstr(json_object_to_json_string(res),
+		    "uefi log: required once per boot, not sent yet"))
+		fail_msg("%s", json_object_to_json_string(res));
+	json_object_put(res);
+	assert_true(challenge_asks_uefi(v));
+	/* with it (PCRs 0-7 untouched: a header-only log replays) */
+	uefi_log(&log, 0, d);
+	rd.uefi = &log;
+	rd.start = -1;
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	rd.body_out = NULL;
+	if (strcmp(vh_jstr(res, "state"), "trusted"))
+		fail_msg("%s", json_object_to_json_string(res));
+	json_object_put(res);
+	att_buf_release(&log);
+	/* this boot's is known now */
+	assert_false(challenge_asks_uefi(v));
+	rd.uefi = NULL;
+	vh_measure(&F, "/usr/bin/b", "B");
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	assert_string_equal(vh_jstr(res, "state"), "trusted");
+	json_object_put(res);
+	assert_int_equal(att_vproc_stop(v, &st), 0);
+	assert_int_equal(st, 0);
+	att_vproc_free(v);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_static_pcrs),
+		cmocka_unit_test(test_uefi_log),
+		cmocka_unit_test(test_uefi_required),
+	};
+	int fails;
+
+	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
+					    teardown);
+	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
+					     teardown);
+	return fails;
+}
