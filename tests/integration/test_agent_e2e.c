@@ -347,7 +347,6 @@ static int setup(void **state)
 {
 	struct json_object *js, *t;
 	char body[1024], ha[65], hb[65];
-	uint8_t d[32];
 	FILE *f;
 
 	(void)state;
@@ -385,10 +384,8 @@ static int setup(void **state)
 	fprintf(f, "%s\n", json_object_get_string(t));
 	fclose(f);
 	json_object_put(js);
-	ib_hash("sha256", "bash", 4, d);
-	att_hex_encode(d, 32, ha);
-	ib_hash("sha256", "libc", 4, d);
-	att_hex_encode(d, 32, hb);
+	ib_sha256_hex("bash", ha);
+	ib_sha256_hex("libc", hb);
 	snprintf(body, sizeof(body),
 		 "{\"name\": \"hosts\", \"whitelist\": {\"digests\": "
 		 "{\"/usr/bin/bash\": [\"%s\"], \"/usr/lib/libc.so.6\": "

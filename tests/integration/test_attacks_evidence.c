@@ -181,16 +181,12 @@ static void test_doctored_lists(void **state)
 	};
 	struct json_object *res, *log;
 	char body[512], ha[65], hb[65], hc[65];
-	uint8_t d[32];
 	size_t i;
 
 	(void)state;
-	ib_hash("sha256", "A", 1, d);
-	att_hex_encode(d, 32, ha);
-	ib_hash("sha256", "B", 1, d);
-	att_hex_encode(d, 32, hb);
-	ib_hash("sha256", "C", 1, d);
-	att_hex_encode(d, 32, hc);
+	ib_sha256_hex("A", ha);
+	ib_sha256_hex("B", hb);
+	ib_sha256_hex("C", hc);
 	snprintf(body, sizeof(body),
 		 "{\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
 		 "\"/usr/bin/b\":[\"%s\"],\"/usr/bin/c\":[\"%s\"]}}}",

@@ -129,12 +129,9 @@ static void put_whitelist(void)
 {
 	char body[512], ha[65], hx[65];
 	struct json_object *js;
-	uint8_t d[32];
 
-	ib_hash("sha256", "A", 1, d);
-	att_hex_encode(d, 32, ha);
-	ib_hash("sha256", "X", 1, d);
-	att_hex_encode(d, 32, hx);
+	ib_sha256_hex("A", ha);
+	ib_sha256_hex("X", hx);
 	snprintf(body, sizeof(body),
 		 "{\"name\":\"base\",\"whitelist\":{\"digests\":"
 		 "{\"/usr/bin/a\":[\"%s\"],\"/usr/bin/x\":[\"%s\"]}}}",
@@ -718,15 +715,12 @@ static void test_whitelist_update_races(void **state)
 	struct wl_flipper w;
 	struct json_object *res, *js;
 	char ha[65], hx[65];
-	uint8_t d[32];
 	int i, st, seen[2] = {0, 0};
 	int64_t v;
 
 	(void)state;
-	ib_hash("sha256", "A", 1, d);
-	att_hex_encode(d, 32, ha);
-	ib_hash("sha256", "X", 1, d);
-	att_hex_encode(d, 32, hx);
+	ib_sha256_hex("A", ha);
+	ib_sha256_hex("X", hx);
 	memset(&w, 0, sizeof(w));
 	/* Versions alternate: even ones without /usr/bin/x, odd with. */
 	snprintf(w.without_x, sizeof(w.without_x),

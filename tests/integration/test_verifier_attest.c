@@ -214,10 +214,8 @@ static void put_whitelist(const char *extra_path, const char *extra_content)
 	uint8_t d[32];
 	int st;
 
-	ib_hash("sha256", "A", 1, d);
-	att_hex_encode(d, 32, ha);
-	ib_hash("sha256", "B", 1, d);
-	att_hex_encode(d, 32, hb);
+	ib_sha256_hex("A", ha);
+	ib_sha256_hex("B", hb);
 	snprintf(body, sizeof(body),
 		 "{%s\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
 		 "\"/usr/bin/b\":[\"%s\"]%s%s%s%s%s},\"excludes\":[\"^/tmp/"

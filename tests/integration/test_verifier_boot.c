@@ -46,12 +46,9 @@ static void whitelist_ab(void)
 {
 	char body[512], ha[65], hb[65];
 	struct json_object *js;
-	uint8_t d[32];
 
-	ib_hash("sha256", "A", 1, d);
-	att_hex_encode(d, 32, ha);
-	ib_hash("sha256", "B", 1, d);
-	att_hex_encode(d, 32, hb);
+	ib_sha256_hex("A", ha);
+	ib_sha256_hex("B", hb);
 	snprintf(body, sizeof(body),
 		 "{\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
 		 "\"/usr/bin/b\":[\"%s\"]}}}",

@@ -32,6 +32,8 @@ void ib_legacy(struct att_buf *out, uint32_t pcr, const uint8_t *d20,
 /* Hash helpers over OpenSSL directly. */
 void ib_hash(const char *alg, const void *p, size_t n, uint8_t *out);
 size_t ib_hash_len(const char *alg);
+/* The SHA-256 of a NUL-terminated content as 64 hex digits (a whitelist's). */
+void ib_sha256_hex(const char *content, char hex[65]);
 void ib_extend(const char *alg, uint8_t *pcr, const uint8_t *d);
 
 /* A typical ima-ng record of a file with the given content. */
