@@ -439,7 +439,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	unsigned int i;
 	char before[sizeof(a.state)];
 	int64_t boots;
-	int rc, hrc, nrc;
+	int rc, hrc, nrc, hist;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&in, 0, sizeof(in));
@@ -511,17 +511,17 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	 * only: a row for each would grow the table without end (a row a
 	 * round for every agent) and tell nothing new.
 	 */
-	rc = att_store_agent_update_hist(
-		rq->ctx->store, &a, now,
-		strcmp(before, a.state) || strcmp(a.state, "trusted") ||
-			a.boot_count != boots,
-		in.want_next ? &n.rec : NULL, &hrc, &nrc);
+	hist = strcmp(before, a.state) || strcmp(a.state, "trusted") ||
+	       a.boot_count != boots;
+	rc = att_store_agent_update_hist(rq->ctx->store, &a, now, hist,
+					 in.want_next ? &n.rec : NULL, &hrc,
+					 &nrc);
 	if (rc) {
 		/* Another replica wrote this agent meanwhile: nothing kept. */
 		ver_store_error(rs, rc, "agent");
 		goto out;
 	}
-	if (hrc)
+	if (hist && hrc)
 		att_warn("%s: history not written: %s", id, att_strerror(hrc));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	ver_metrics_attestation(
