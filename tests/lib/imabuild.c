@@ -3,6 +3,7 @@
  * imabuild.c - test-side construction of IMA list records.
  */
 #include "imabuild.h"
+#include "attest/codec.h"
 
 #include <string.h>
 
@@ -38,16 +39,10 @@ void ib_hash(const char *alg, const void *p, size_t n, uint8_t *out)
 
 void ib_sha256_hex(const char *content, char hex[65])
 {
-	static const char digits[] = "0123456789abcdef";
 	uint8_t d[32];
-	int i;
 
 	ib_hash("sha256", content, strlen(content), d);
-	for (i = 0; i < 32; i++) {
-		hex[2 * i] = digits[d[i] >> 4];
-		hex[2 * i + 1] = digits[d[i] & 15];
-	}
-	hex[64] = '\0';
+	att_hex_encode(d, sizeof(d), hex);
 }
 
 size_t ib_hash_len(const char *alg)
