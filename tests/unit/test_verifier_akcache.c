@@ -2,7 +2,8 @@
 /*
  * test_verifier_akcache.c - the verifier's cache of parsed attestation
  * keys: a key is found again only for the same bytes, a collision or an
- * eviction costs a parse and never a wrong key, a key in use outlives its
+ * eviction costs a parse and never a wrong key, a set evicts its least
+ * recently used key, a key in use outlives its
  * eviction, bad bytes are refused every time and never kept.
  */
 #include <setjmp.h>
@@ -125,6 +126,54 @@ static void eviction_keeps_keys_in_use(void **state)
 	ver_akcache_free(c);
 }
 
+/*
+ * One set of VER_AKCACHE_WAYS slots: that many keys all stay; one more
+ * evicts the least recently used, not the oldest inserted.
+ */
+static void set_keeps_recently_used(void **state)
+{
+	enum { N = VER_AKCACHE_WAYS + 1 };
+	uint8_t b[N][sizeof(TPM2B_PUBLIC)];
+	size_t n[N];
+	struct att_tpm_key *k;
+	struct ver_akcache *c;
+	uint64_t hits, misses;
+	int i;
+
+	(void)state;
+	for (i = 0; i < N; i++)
+		n[i] = ecc_pub(b[i], sizeof(b[i]));
+	assert_int_equal(ver_akcache_new(VER_AKCACHE_WAYS, &c), ATT_OK);
+	/* Keys 0..W-1 in, then all found again, key 0 used last. */
+	for (i = 0; i < N - 1; i++) {
+		assert_int_equal(ver_akcache_get(c, b[i], n[i], &k), ATT_OK);
+		att_tpm_key_free(k);
+	}
+	for (i = N - 2; i >= 0; i--) {
+		assert_int_equal(ver_akcache_get(c, b[i], n[i], &k), ATT_OK);
+		assert_key_is(k, b[i], n[i]);
+		att_tpm_key_free(k);
+	}
+	ver_akcache_stats(c, &hits, &misses);
+	assert_int_equal(hits, N - 1);
+	assert_int_equal(misses, N - 1);
+	/* Key W evicts key W-1 (least recently used), key 0 stays. */
+	assert_int_equal(ver_akcache_get(c, b[N - 1], n[N - 1], &k), ATT_OK);
+	att_tpm_key_free(k);
+	assert_int_equal(ver_akcache_get(c, b[0], n[0], &k), ATT_OK);
+	att_tpm_key_free(k);
+	ver_akcache_stats(c, &hits, &misses);
+	assert_int_equal(hits, N);
+	assert_int_equal(misses, N);
+	assert_int_equal(ver_akcache_get(c, b[N - 2], n[N - 2], &k), ATT_OK);
+	assert_key_is(k, b[N - 2], n[N - 2]);
+	att_tpm_key_free(k);
+	ver_akcache_stats(c, &hits, &misses);
+	assert_int_equal(hits, N);
+	assert_int_equal(misses, N + 1);
+	ver_akcache_free(c);
+}
+
 static void bad_bytes_never_kept(void **state)
 {
 	uint8_t a[sizeof(TPM2B_PUBLIC)];
@@ -156,6 +205,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hits_and_misses),
 		cmocka_unit_test(eviction_keeps_keys_in_use),
+		cmocka_unit_test(set_keeps_recently_used),
 		cmocka_unit_test(bad_bytes_never_kept),
 	};
 

@@ -14,9 +14,15 @@
 struct att_tpm_key;
 struct ver_akcache;
 
-/* A cache of at most slots keys (direct-mapped by a hash of the bytes). */
-/* Enough for a large fleet: a slot is a pointer, a cached key ~2 KiB. */
-#define VER_AKCACHE_SLOTS 16384
+/*
+ * A cache of at most slots keys, in sets of VER_AKCACHE_WAYS chosen by a
+ * hash of the bytes (least recently used out). A slot is a pointer, a
+ * cached key ~2 KiB (only agents' keys are ever cached). 65,536 slots in
+ * sets of 4, keys asked in random order: 10,000 agents miss about 0.1% of
+ * lookups (Poisson, 0.6 keys a set), 50,000 agents 11% (3.1 a set).
+ */
+#define VER_AKCACHE_SLOTS 65536
+#define VER_AKCACHE_WAYS  4
 
 int ver_akcache_new(unsigned int slots, struct ver_akcache **out);
 void ver_akcache_free(struct ver_akcache *c);
