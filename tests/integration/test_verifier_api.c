@@ -499,6 +499,8 @@ static void test_metrics(void **state)
 		strstr(r.body, "attest_agents{state=\"registered\"} 1"));
 	assert_non_null(
 		strstr(r.body, "attest_http_requests_total{code=\"4xx\"}"));
+	assert_non_null(strstr(r.body, "# TYPE attest_ak_cache_lookups_total "
+				       "counter"));
 	att_vh_resp_release(&r);
 }
 

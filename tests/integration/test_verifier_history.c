@@ -7,7 +7,7 @@
  *
  * A state change, the first verdict of a new boot and every verdict that
  * is not trusted are rows; a trusted verdict after a trusted one on the
- * same boot is only the agent's last result.
+ * same boot is only the agent's last result; history_keep bounds them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,7 +27,9 @@
 
 static struct vh_host F;
 
-static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
+/* Four rows per agent: the seven rounds below make exactly four. */
+static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
+				    "--history-keep", "4", NULL};
 
 static int setup(int use_pg)
 {
@@ -56,6 +58,17 @@ static int teardown(void **state)
 	return vh_teardown(&F) ? -1 : 0;
 }
 
+/* attest_ak_cache_lookups_total{result="R"} from /metrics. */
+static long long ak_lookups(const char *result)
+{
+	long long v = att_vh_metric(
+		att_vproc_port(F.vp), F.dir,
+		"attest_ak_cache_lookups_total{result=\"%s\"}", result);
+
+	assert_true(v >= 0);
+	return v;
+}
+
 /* One round from entry start (-1: where the challenge says); its state. */
 static void round_is(int64_t start, const char *want, int want_reboot)
 {
@@ -78,6 +91,7 @@ static void test_history_events(void **state)
 					     "trusted", "trusted"};
 	static const int reboots[] = {0, 0, 1, 0};
 	struct json_object *ag, *h, *row;
+	long long hit0 = ak_lookups("hit"), miss0 = ak_lookups("miss");
 	size_t i;
 
 	(void)state;
@@ -110,6 +124,28 @@ static void test_history_events(void **state)
 	assert_string_equal(vh_jstr(vh_jget(ag, "last_result"), "state"),
 			    "untrusted");
 	json_object_put(ag);
+
+	/* A fifth row: history_keep 4 drops the oldest (registered ->
+	 * trusted), the new boot's row is now the last. */
+	round_is(-1, "untrusted", 0);
+	assert_int_equal(
+		vh_req(&F, "admin", "GET", "/v1/agents/host-1", NULL, &ag),
+		200);
+	h = vh_jget(ag, "history");
+	assert_int_equal(json_object_array_length(h), 4);
+	for (i = 0; i < 3; i++)
+		assert_string_equal(
+			vh_jstr(json_object_array_get_idx(h, i), "state"),
+			"untrusted");
+	row = json_object_array_get_idx(h, 3);
+	assert_string_equal(vh_jstr(row, "state"), "trusted");
+	assert_true(json_object_get_boolean(
+		vh_jget(vh_jget(vh_jget(row, "result"), "quote"), "reboot")));
+	json_object_put(ag);
+	/* Eight rounds of one agent: its AK parsed at most once. */
+	assert_in_range(ak_lookups("miss") - miss0, 0, 1);
+	assert_int_equal(ak_lookups("hit") - hit0 + ak_lookups("miss") - miss0,
+			 8);
 }
 
 int main(void)

@@ -478,6 +478,152 @@ static void test_history_keep(void **state)
 	att_store_free(s);
 }
 
+/* What a list callback saw, the agents in order. */
+struct list_seen {
+	int n;
+	char id[2][ATT_STORE_ID_MAX + 1];
+	int64_t last_attest[2], boot_count[2];
+	char state[2][24];
+	int blobs[2]; /* ek, ak, replay and last_result all there */
+	int none[2];  /* all four NULL */
+};
+
+static int list_cb(const struct att_agent_rec *a, void *arg)
+{
+	struct list_seen *l = arg;
+
+	if (strncmp(a->id, "ls-", 3))
+		return 0; /* another test's agent */
+	assert_in_range(l->n, 0, 1);
+	snprintf(l->id[l->n], sizeof(l->id[0]), "%s", a->id);
+	snprintf(l->state[l->n], sizeof(l->state[0]), "%s", a->state);
+	l->last_attest[l->n] = a->last_attest;
+	l->boot_count[l->n] = a->boot_count;
+	l->blobs[l->n] = a->ek_pub_len == 2 && a->ak_pub_len == 3 &&
+			 a->replay_len == 4 && a->last_result &&
+			 !strcmp(a->last_result, "{\"state\":\"trusted\"}");
+	l->none[l->n] = !a->ek_pub && !a->ak_pub && !a->secret && !a->replay &&
+			!a->last_result;
+	l->n++;
+	return 0;
+}
+
+static void set_blob(uint8_t **p, size_t *len, size_t n)
+{
+	*p = calloc(1, n);
+	assert_non_null(*p);
+	memset(*p, (int)n, n);
+	*len = n;
+}
+
+/*
+ * The full list and the brief one: the same agents in id order with the
+ * same state, boot count and last attestation; only the full one carries
+ * the keys, the replay state and the last result.
+ */
+static void test_agent_lists(void **state)
+{
+	static const char *const ids[] = {"ls-b", "ls-a"};
+	struct list_seen full = {0}, brief = {0};
+	struct att_store *s;
+	struct att_agent_rec a;
+	int i;
+
+	(void)state;
+	assert_int_equal(att_store_open(url, &s), 0);
+	for (i = 0; i < 2; i++) {
+		att_agent_rec_init(&a);
+		snprintf(a.id, sizeof(a.id), "%s", ids[i]);
+		snprintf(a.state, sizeof(a.state), i ? "untrusted" : "trusted");
+		set_blob(&a.ek_pub, &a.ek_pub_len, 2);
+		set_blob(&a.ak_pub, &a.ak_pub_len, 3);
+		set_blob(&a.replay, &a.replay_len, 4);
+		a.ek_pub[0] = (uint8_t)(0x40 + i); /* EKs are unique */
+		a.last_result = strdup("{\"state\":\"trusted\"}");
+		a.boot_count = 7 + i;
+		a.last_attest = 5000 + i;
+		assert_int_equal(att_store_agent_insert(s, &a), 0);
+		att_agent_rec_release(&a);
+	}
+	assert_int_equal(att_store_agent_list(s, list_cb, &full), 0);
+	assert_int_equal(att_store_agent_list_brief(s, list_cb, &brief), 0);
+	assert_int_equal(full.n, 2);
+	assert_int_equal(brief.n, 2);
+	for (i = 0; i < 2; i++) {
+		/* ls-a (inserted second) first. */
+		assert_string_equal(full.id[i], ids[1 - i]);
+		assert_string_equal(brief.id[i], ids[1 - i]);
+		assert_string_equal(brief.state[i], full.state[i]);
+		assert_string_equal(brief.state[i],
+				    i ? "trusted" : "untrusted");
+		assert_int_equal(brief.boot_count[i], 8 - i);
+		assert_int_equal(brief.last_attest[i], 5001 - i);
+		assert_int_equal(full.last_attest[i], brief.last_attest[i]);
+		assert_true(full.blobs[i]);
+		assert_true(brief.none[i]);
+	}
+	for (i = 0; i < 2; i++)
+		assert_int_equal(att_store_agent_delete(s, ids[i]), 0);
+	att_store_free(s);
+}
+
+/*
+ * A configured keep: 2 and 5 rows (2 is the least PostgreSQL's one
+ * statement can express), through both write paths; a larger keep set
+ * later lets the agent's rows grow again; out of range is refused and
+ * changes nothing.
+ */
+static void test_history_keep_set(void **state)
+{
+	static const unsigned int keeps[] = {2, 5};
+	struct att_store *s;
+	struct att_agent_rec a;
+	struct keep_arg k;
+	unsigned int j;
+	int i, hrc, nrc;
+
+	(void)state;
+	assert_int_equal(att_store_open(url, &s), 0);
+	assert_int_equal(att_store_history_keep(s), ATT_STORE_HISTORY_KEEP);
+	assert_int_equal(att_store_set_history_keep(s, 1), ATT_E_INVAL);
+	assert_int_equal(
+		att_store_set_history_keep(s, ATT_STORE_HISTORY_KEEP_MAX + 1),
+		ATT_E_INVAL);
+	assert_int_equal(att_store_history_keep(s), ATT_STORE_HISTORY_KEEP);
+	att_agent_rec_init(&a);
+	snprintf(a.id, sizeof(a.id), "hks");
+	snprintf(a.state, sizeof(a.state), "registered");
+	assert_int_equal(att_store_agent_insert(s, &a), 0);
+	for (j = 0; j < 2; j++) {
+		assert_int_equal(att_store_set_history_keep(s, keeps[j]), 0);
+		assert_int_equal(att_store_history_keep(s), keeps[j]);
+		for (i = 1; i <= 9; i++)
+			assert_int_equal(
+				att_store_history_add(s, "hks", 100 * j + i,
+						      "untrusted", "{}"),
+				0);
+		k = (struct keep_arg){0, -1};
+		assert_int_equal(
+			att_store_history_list(s, "hks", 1000, keep_cb, &k), 0);
+		assert_int_equal(k.n, (int)keeps[j]);
+		assert_int_equal(k.oldest, 100 * j + 10 - (int)keeps[j]);
+		snprintf(a.state, sizeof(a.state), j ? "trusted" : "untrusted");
+		assert_int_equal(att_store_agent_update_hist(s, &a,
+							     100 * j + 10, 1,
+							     NULL, &hrc, &nrc),
+				 0);
+		assert_int_equal(hrc, 0);
+		k = (struct keep_arg){0, -1};
+		assert_int_equal(
+			att_store_history_list(s, "hks", 1000, keep_cb, &k), 0);
+		assert_int_equal(k.n, (int)keeps[j]);
+		assert_int_equal(k.oldest, 100 * j + 11 - (int)keeps[j]);
+	}
+	assert_int_equal(att_store_agent_delete(s, "hks"), 0);
+	att_agent_rec_release(&a);
+	att_store_free(s);
+}
+
 /* Newest first: 23 trusted, 22 untrusted, 20 trusted (not 21). */
 static int hist_uh_cb(int64_t at, const char *st, const char *res, void *arg)
 {
@@ -678,9 +824,11 @@ int main(void)
 		cmocka_unit_test(test_migrations),
 		cmocka_unit_test(test_whitelists),
 		cmocka_unit_test(test_agents_concurrency),
+		cmocka_unit_test(test_agent_lists),
 		cmocka_unit_test(test_nonces_tokens),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_history_keep),
+		cmocka_unit_test(test_history_keep_set),
 		cmocka_unit_test(test_update_hist),
 	};
 

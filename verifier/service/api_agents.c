@@ -95,7 +95,7 @@ static int agents_list(struct ver_req *rq, struct ver_resp *rs)
 		return ver_error(rs, 500, "internal", "out of memory");
 	}
 	json_object_object_add(o, "agents", arr);
-	rc = att_store_agent_list(rq->ctx->store, add_agent, &l);
+	rc = att_store_agent_list_brief(rq->ctx->store, add_agent, &l);
 	if (rc)
 		ver_store_error(rs, rc, "agents");
 	else

@@ -530,7 +530,10 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 					   : VER_RESULT_TRUSTED,
 		(double)(t1.tv_sec - t0.tv_sec) +
 			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	att_info("attest: %s: %s", id, a.state);
+	/* The events at info; a trusted round like the one before, debug
+	 * (at fleet rates a line each would be most of the log). */
+	att_log(hist ? ATT_LOG_INFO : ATT_LOG_DEBUG, "attest: %s: %s%s", id,
+		a.state, a.boot_count != boots ? " (new boot)" : "");
 	if (strcmp(before, a.state))
 		ver_post_state_change(rq->ctx, id, before, a.state, now,
 				      result);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "akcache.h"
 #include "attest/err.h"
 #include "metrics.h"
 #include "service.h"
@@ -31,6 +32,7 @@ static int count_agent(const struct att_agent_rec *a, void *arg)
 int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs)
 {
 	struct by_state b;
+	uint64_t hits, misses;
 	size_t i;
 	int rc;
 
@@ -40,7 +42,7 @@ int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs)
 	if (ver_require_admin(rq, rs))
 		return 0;
 	memset(&b, 0, sizeof(b));
-	rc = att_store_agent_list(rq->ctx->store, count_agent, &b);
+	rc = att_store_agent_list_brief(rq->ctx->store, count_agent, &b);
 	if (rc)
 		return ver_store_error(rs, rc, "agents");
 	att_buf_release(&rs->body);
@@ -52,6 +54,18 @@ int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs)
 		rc |= att_buf_printf(&rs->body,
 				     "attest_agents{state=\"%s\"} %lu\n",
 				     states[i], b.n[i]);
+	if (rq->ctx->akc) {
+		ver_akcache_stats(rq->ctx->akc, &hits, &misses);
+		rc |= att_buf_printf(
+			&rs->body,
+			"# HELP attest_ak_cache_lookups_total Attestation keys "
+			"found parsed (hit) or parsed again (miss).\n"
+			"# TYPE attest_ak_cache_lookups_total counter\n"
+			"attest_ak_cache_lookups_total{result=\"hit\"} %llu\n"
+			"attest_ak_cache_lookups_total{result=\"miss\"} "
+			"%llu\n",
+			(unsigned long long)hits, (unsigned long long)misses);
+	}
 	if (rc)
 		return ver_error(rs, 500, "internal", "out of memory");
 	rs->status = 200;

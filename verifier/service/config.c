@@ -12,6 +12,7 @@
 #include "attest/err.h"
 #include "attest/log.h"
 #include "config.h"
+#include "store.h"
 
 #define VER_CONFIG_FILE_MAX (64 * 1024)
 
@@ -30,6 +31,7 @@ void ver_config_defaults(struct ver_config *c)
 	c->nonce_lifetime = 60;
 	c->interval = 60;
 	c->agent_cert_days = 365;
+	c->history_keep = ATT_STORE_HISTORY_KEEP;
 	c->log_level = ATT_LOG_INFO;
 	memcpy(c->logs[0].name, "ima", 4);
 	c->logs[0].pcr = 10;
@@ -187,6 +189,7 @@ static const struct num_key num_keys[] = {
 	NUMK("interval", interval, 0, 1, 86400),
 	NUMK("require_uefi_log", require_uefi_log, 0, 0, 1),
 	NUMK("agent_cert_days", agent_cert_days, 0, 1, 3650),
+	NUMK("history_keep", history_keep, 0, 2, ATT_STORE_HISTORY_KEEP_MAX),
 };
 
 struct str_key {

@@ -108,6 +108,11 @@ static void usage(FILE *f)
 	      "                           either way)\n"
 	      "    agent_cert_days N      agent certificate lifetime "
 	      "(365)\n"
+	      "    history_keep N         history rows kept per agent "
+	      "(100, 2-1000000;\n"
+	      "                           a row is a state change, a new "
+	      "boot or a\n"
+	      "                           verdict that is not trusted)\n"
 	      "    log_level LEVEL        err, warn, info (default), "
 	      "debug\n"
 	      "\n"
@@ -242,6 +247,11 @@ int main(int argc, char **argv)
 	rc = att_store_open(cfg.database, &ctx.store);
 	if (rc) {
 		att_err("cannot open the database: %s", att_strerror(rc));
+		goto out;
+	}
+	rc = att_store_set_history_keep(ctx.store, cfg.history_keep);
+	if (rc) {
+		att_err("history_keep %u: out of range", cfg.history_keep);
 		goto out;
 	}
 	rc = ver_auth_new(cfg.admin_ca, cfg.agent_ca, &ctx.auth);

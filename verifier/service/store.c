@@ -35,6 +35,24 @@ const char *att_store_backend(const struct att_store *s)
 	return s->ops->name;
 }
 
+int att_store_set_history_keep(struct att_store *s, unsigned int keep)
+{
+	/*
+	 * PostgreSQL prunes in the statement that inserts, whose snapshot
+	 * does not see the new row: it keeps keep - 2 older ones, so 2 is
+	 * the least that means "the new row and the one before it".
+	 */
+	if (keep < 2 || keep > ATT_STORE_HISTORY_KEEP_MAX)
+		return ATT_E_INVAL;
+	s->history_keep = keep;
+	return 0;
+}
+
+unsigned int att_store_history_keep(const struct att_store *s)
+{
+	return s->history_keep ? s->history_keep : ATT_STORE_HISTORY_KEEP;
+}
+
 int att_store_schema_version(struct att_store *s, int *v)
 {
 	return s->ops->schema_version(s, v);
@@ -163,7 +181,13 @@ int att_store_agent_delete(struct att_store *s, const char *id)
 
 int att_store_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
 {
-	return s->ops->agent_list(s, fn, arg);
+	return s->ops->agent_list(s, 0, fn, arg);
+}
+
+int att_store_agent_list_brief(struct att_store *s, att_store_agent_fn fn,
+			       void *arg)
+{
+	return s->ops->agent_list(s, 1, fn, arg);
 }
 
 int att_store_history_add(struct att_store *s, const char *id, int64_t at,

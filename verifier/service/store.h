@@ -116,13 +116,25 @@ int att_store_agent_by_ek(struct att_store *s, const uint8_t *ek_pub,
 typedef int (*att_store_agent_fn)(const struct att_agent_rec *a, void *arg);
 /* Every agent, ordered by id (blobs and last_result included). */
 int att_store_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
+/*
+ * Every agent, ordered by id, without its blobs (keys, secret, replay
+ * state) and last_result, which are NULL: for passes over the whole fleet
+ * that need neither (the stale sweep, /metrics, the agent list): no
+ * copies of them, made and freed for every agent while the store is held.
+ */
+int att_store_agent_list_brief(struct att_store *s, att_store_agent_fn fn,
+			       void *arg);
 
 /*
  * --- attestation history ---
- * Each insert also deletes the agent's rows older than its newest
- * ATT_STORE_HISTORY_KEEP.
+ * Each insert also deletes the agent's rows older than its newest "keep"
+ * (ATT_STORE_HISTORY_KEEP unless set).
  */
-#define ATT_STORE_HISTORY_KEEP 100
+#define ATT_STORE_HISTORY_KEEP	   100
+#define ATT_STORE_HISTORY_KEEP_MAX 1000000
+/* Rows kept per agent, 2..ATT_STORE_HISTORY_KEEP_MAX; ATT_E_INVAL else. */
+int att_store_set_history_keep(struct att_store *s, unsigned int keep);
+unsigned int att_store_history_keep(const struct att_store *s);
 int att_store_history_add(struct att_store *s, const char *id, int64_t at,
 			  const char *state, const char *result_json);
 /* A nonce to store for an agent (att_store_nonce_put's arguments). */

@@ -28,7 +28,8 @@ struct att_store_ops {
 	int (*agent_by_ek)(struct att_store *s, const uint8_t *ek_pub,
 			   size_t len, const char *except, char *id,
 			   size_t idlen);
-	int (*agent_list)(struct att_store *s, att_store_agent_fn fn,
+	/* brief: the blobs and last_result left out (NULL). */
+	int (*agent_list)(struct att_store *s, int brief, att_store_agent_fn fn,
 			  void *arg);
 	int (*history_add)(struct att_store *s, const char *id, int64_t at,
 			   const char *state, const char *result_json);
@@ -54,6 +55,7 @@ struct att_store_ops {
 
 struct att_store {
 	const struct att_store_ops *ops;
+	unsigned int history_keep; /* 0: ATT_STORE_HISTORY_KEEP */
 };
 
 int att_store_sqlite_open(const char *path, struct att_store **out);

@@ -69,6 +69,11 @@ _Static_assert(PG_NMIGRATIONS == ATT_STORE_SCHEMA_VERSION,
 	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
 	"replay, last_result, cert_fpr, tpm_clock"
+/* The same columns, the blobs and last_result NULL (read the same way). */
+#define PG_AGENT_COLS_BRIEF                                                  \
+	"id, rev, state, NULL, NULL, NULL, wl_name, wl_version, "            \
+	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
+	"NULL, NULL, cert_fpr, tpm_clock"
 
 static const char *const pg_sql[PS_COUNT] = {
 	[PS_VERSION] = "SELECT version FROM schema_version",
@@ -104,12 +109,14 @@ static const char *const pg_sql[PS_COUNT] = {
 	[PS_AGENT_BY_EK] = "SELECT id FROM agents WHERE ek_pub = $1 AND id <> "
 			   "$2 ORDER BY id LIMIT 1",
 	[PS_AGENT_LIST] = "SELECT " PG_AGENT_COLS " FROM agents ORDER BY id",
+	[PS_AGENT_LIST_BRIEF] =
+		"SELECT " PG_AGENT_COLS_BRIEF " FROM agents ORDER BY id",
 	[PS_HIST_DELETE] = "DELETE FROM history WHERE agent = $1",
 	[PS_NONCE_DELETE_AGENT] = "DELETE FROM nonces WHERE agent = $1",
 	/*
-	 * The row and the prune to the agent's newest ATT_STORE_HISTORY_KEEP
-	 * in one statement. The DELETE does not see the row its WITH
-	 * inserts (one snapshot), so $5 is ATT_STORE_HISTORY_KEEP - 2: the
+	 * The row and the prune to the agent's newest "keep" rows
+	 * (att_store_history_keep) in one statement. The DELETE does not see
+	 * the row its WITH inserts (one snapshot), so $5 is keep - 2: the
 	 * older rows kept besides the new one, minus one.
 	 */
 	[PS_HIST_ADD] = "WITH ins AS (INSERT INTO history (agent, at, state, "

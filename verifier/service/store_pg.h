@@ -52,6 +52,7 @@ enum pg_stmt {
 	PS_AGENT_DELETE,
 	PS_AGENT_BY_EK,
 	PS_AGENT_LIST,
+	PS_AGENT_LIST_BRIEF,
 	PS_HIST_DELETE,
 	PS_NONCE_DELETE_AGENT,
 	PS_HIST_ADD,
@@ -105,7 +106,8 @@ int pgs_agent_update(struct att_store *s, struct att_agent_rec *a);
 int pgs_agent_delete(struct att_store *s, const char *id);
 int pgs_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
 		    const char *except, char *id, size_t idlen);
-int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
+int pgs_agent_list(struct att_store *s, int brief, att_store_agent_fn fn,
+		   void *arg);
 int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 			  int64_t at, int history,
 			  const struct att_store_nonce *next, int *hist_rc,

@@ -205,7 +205,8 @@ int pgs_agent_delete(struct att_store *s, const char *id)
 	return rc;
 }
 
-int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
+int pgs_agent_list(struct att_store *s, int brief, att_store_agent_fn fn,
+		   void *arg)
 {
 	struct pg_store *q = pg(s);
 	struct att_agent_rec a;
@@ -213,7 +214,8 @@ int pgs_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
 	int rc, i;
 
 	PG_LOCKED(q, {
-		r = pg_run(q, PS_AGENT_LIST, NULL);
+		r = pg_run(q, brief ? PS_AGENT_LIST_BRIEF : PS_AGENT_LIST,
+			   NULL);
 		rc = pg_check(q, r, "agent list");
 		for (i = 0; !rc && i < PQntuples(r); i++) {
 			rc = read_agent(r, i, &a);
@@ -239,7 +241,7 @@ int pgs_history_add(struct att_store *s, const char *id, int64_t at,
 	pp_int(&p, at);
 	pp_text(&p, state);
 	pp_text(&p, result_json);
-	pp_int(&p, ATT_STORE_HISTORY_KEEP - 2);
+	pp_int(&p, (int64_t)att_store_history_keep(s) - 2);
 	PG_LOCKED(q, {
 		r = pg_run(q, PS_HIST_ADD, &p);
 		rc = pg_check(q, r, "history add");
@@ -295,7 +297,7 @@ int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 	pp_int(&p3, at);
 	pp_text(&p3, a->state);
 	pp_text(&p3, a->last_result);
-	pp_int(&p3, ATT_STORE_HISTORY_KEEP - 2);
+	pp_int(&p3, (int64_t)att_store_history_keep(s) - 2);
 	if (next) {
 		pp_text(&p4, next->nonce_hex);
 		pp_text(&p4, a->id);

@@ -80,7 +80,8 @@ int sq_agent_update(struct att_store *s, struct att_agent_rec *a);
 int sq_agent_delete(struct att_store *s, const char *id);
 int sq_agent_by_ek(struct att_store *s, const uint8_t *ek_pub, size_t len,
 		   const char *except, char *id, size_t idlen);
-int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg);
+int sq_agent_list(struct att_store *s, int brief, att_store_agent_fn fn,
+		  void *arg);
 int sq_history_add(struct att_store *s, const char *id, int64_t at,
 		   const char *state, const char *result_json);
 int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,

@@ -18,6 +18,11 @@
 	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
 	"replay, last_result, cert_fpr, tpm_clock"
+/* The same columns, the blobs and last_result NULL (read the same way). */
+#define SQ_AGENT_COLS_BRIEF                                                  \
+	"id, rev, state, NULL, NULL, NULL, wl_name, wl_version, "            \
+	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
+	"NULL, NULL, cert_fpr, tpm_clock"
 
 static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
 {
@@ -244,7 +249,8 @@ out:
 	return sq_unlock(q, rc);
 }
 
-int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
+int sq_agent_list(struct att_store *s, int brief, att_store_agent_fn fn,
+		  void *arg)
 {
 	struct sq_store *q = sq(s);
 	struct att_agent_rec a;
@@ -252,8 +258,11 @@ int sq_agent_list(struct att_store *s, att_store_agent_fn fn, void *arg)
 	int rc;
 
 	sq_lock(q);
-	rc = sq_prepare(q, "SELECT " SQ_AGENT_COLS " FROM agents ORDER BY id",
-			&st);
+	rc = sq_prepare(
+		q,
+		brief ? "SELECT " SQ_AGENT_COLS_BRIEF " FROM agents ORDER BY id"
+		      : "SELECT " SQ_AGENT_COLS " FROM agents ORDER BY id",
+		&st);
 	if (rc)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -276,7 +285,7 @@ out:
 
 /*
  * The store's lock is held. The row, then the agent's rows older than its
- * newest ATT_STORE_HISTORY_KEEP (found through history_agent, so a few
+ * newest att_store_history_keep() (found through history_agent, so a few
  * index pages; a failed prune leaves the row and is returned).
  */
 static int sq_history_add_locked(struct sq_store *q, const char *id, int64_t at,
@@ -307,7 +316,8 @@ static int sq_history_add_locked(struct sq_store *q, const char *id, int64_t at,
 	if (rc)
 		return rc;
 	sq_text(st, 1, id);
-	sqlite3_bind_int(st, 2, ATT_STORE_HISTORY_KEEP - 1);
+	sqlite3_bind_int64(st, 2,
+			   (int64_t)att_store_history_keep(&q->base) - 1);
 	rc = sq_step_done(q, st);
 	sq_finish(q, st);
 	return rc;

@@ -113,7 +113,7 @@ int ver_sweep_once(struct ver_ctx *ctx, int64_t now, unsigned int *marked)
 	memset(&l, 0, sizeof(l));
 	l.ctx = ctx;
 	l.now = now;
-	rc = att_store_agent_list(ctx->store, collect, &l);
+	rc = att_store_agent_list_brief(ctx->store, collect, &l);
 	for (i = 0; !rc && i < l.n; i++)
 		*marked += (unsigned int)mark(ctx, l.id[i], now);
 	free(l.id);
