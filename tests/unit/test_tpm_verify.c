@@ -11,10 +11,12 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <openssl/bn.h>
 #include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/kdf.h>
+#include <openssl/obj_mac.h>
 #include <openssl/rsa.h>
 #include <tss2/tss2_mu.h>
 
@@ -46,10 +48,12 @@ static void bn_to(const EVP_PKEY *k, const char *param, uint8_t *out, int len)
 	BN_free(bn);
 }
 
-static void swak_ecc(struct swak *a, TPMI_ALG_HASH h)
+/* An ECDSA AK on curve (OpenSSL's name), n bytes a coordinate. */
+static void swak_ecc_on(struct swak *a, TPMI_ALG_HASH h, const char *curve,
+			TPMI_ECC_CURVE id, int n)
 {
 	memset(a, 0, sizeof(*a));
-	a->priv = EVP_PKEY_Q_keygen(NULL, NULL, "EC", "P-256");
+	a->priv = EVP_PKEY_Q_keygen(NULL, NULL, "EC", curve);
 	assert_non_null(a->priv);
 	a->pub.type = TPM2_ALG_ECC;
 	a->pub.nameAlg = TPM2_ALG_SHA256;
@@ -57,13 +61,16 @@ static void swak_ecc(struct swak *a, TPMI_ALG_HASH h)
 	a->pub.parameters.eccDetail.symmetric.algorithm = TPM2_ALG_NULL;
 	a->pub.parameters.eccDetail.scheme.scheme = TPM2_ALG_ECDSA;
 	a->pub.parameters.eccDetail.scheme.details.ecdsa.hashAlg = h;
-	a->pub.parameters.eccDetail.curveID = TPM2_ECC_NIST_P256;
+	a->pub.parameters.eccDetail.curveID = id;
 	a->pub.parameters.eccDetail.kdf.scheme = TPM2_ALG_NULL;
-	bn_to(a->priv, OSSL_PKEY_PARAM_EC_PUB_X, a->pub.unique.ecc.x.buffer,
-	      32);
-	bn_to(a->priv, OSSL_PKEY_PARAM_EC_PUB_Y, a->pub.unique.ecc.y.buffer,
-	      32);
-	a->pub.unique.ecc.x.size = a->pub.unique.ecc.y.size = 32;
+	bn_to(a->priv, OSSL_PKEY_PARAM_EC_PUB_X, a->pub.unique.ecc.x.buffer, n);
+	bn_to(a->priv, OSSL_PKEY_PARAM_EC_PUB_Y, a->pub.unique.ecc.y.buffer, n);
+	a->pub.unique.ecc.x.size = a->pub.unique.ecc.y.size = (UINT16)n;
+}
+
+static void swak_ecc(struct swak *a, TPMI_ALG_HASH h)
+{
+	swak_ecc_on(a, h, "P-256", TPM2_ECC_NIST_P256, 32);
 }
 
 static void swak_rsa(struct swak *a, TPM2_ALG_ID scheme, unsigned int bits)
@@ -208,16 +215,17 @@ static void sign(struct ev *e, const struct swak *a, TPM2_ALG_ID alg,
 		const uint8_t *p = der;
 		ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)dlen);
 		TPMS_SIGNATURE_ECC *ec = &out->signature.ecdsa;
+		int n = (EVP_PKEY_get_bits(a->priv) + 7) / 8;
 
 		assert_non_null(es);
 		ec->hash = h;
 		assert_int_equal(BN_bn2binpad(ECDSA_SIG_get0_r(es),
-					      ec->signatureR.buffer, 32),
-				 32);
+					      ec->signatureR.buffer, n),
+				 n);
 		assert_int_equal(BN_bn2binpad(ECDSA_SIG_get0_s(es),
-					      ec->signatureS.buffer, 32),
-				 32);
-		ec->signatureR.size = ec->signatureS.size = 32;
+					      ec->signatureS.buffer, n),
+				 n);
+		ec->signatureR.size = ec->signatureS.size = (UINT16)n;
 		ECDSA_SIG_free(es);
 	} else {
 		out->signature.rsassa.hash = h;
@@ -350,6 +358,71 @@ static void ecdsa_out_of_range(void **state)
 	ev_release(&e);
 	att_tpm_key_free(k);
 	swak_free(&a);
+}
+
+/*
+ * P-384 and P-521: a good signature verifies; s = n (the order read here
+ * from OpenSSL's group, not from the verifier's) is out of range, and
+ * s = n - 1 is in range but a bad signature.
+ */
+static void ecdsa_range_other_curves(void **state)
+{
+	static const struct {
+		const char *name;
+		int nid;
+		TPMI_ECC_CURVE id;
+		int n;
+	} curves[] = {
+		{"P-384", NID_secp384r1, TPM2_ECC_NIST_P384, 48},
+		{"P-521", NID_secp521r1, TPM2_ECC_NIST_P521, 66},
+	};
+	enum att_quote_reason r;
+	TPMT_SIGNATURE s, t;
+	struct att_tpm_key *k;
+	EC_GROUP *g;
+	BIGNUM *nm1;
+	struct swak a;
+	struct ev e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(curves) / sizeof(curves[0]); i++) {
+		swak_ecc_on(&a, TPM2_ALG_SHA256, curves[i].name, curves[i].id,
+			    curves[i].n);
+		k = parse_pub(&a.pub);
+		ev_init(&e);
+		ev_marshal(&e, 0);
+		sign(&e, &a, TPM2_ALG_ECDSA, TPM2_ALG_SHA256, &s);
+		assert_int_equal(s.signature.ecdsa.signatureS.size,
+				 curves[i].n);
+		assert_int_equal(verify(&e, k, &r), ATT_OK);
+		g = EC_GROUP_new_by_curve_name(curves[i].nid);
+		assert_non_null(g);
+		t = s;
+		assert_int_equal(
+			BN_bn2binpad(EC_GROUP_get0_order(g),
+				     t.signature.ecdsa.signatureS.buffer,
+				     curves[i].n),
+			curves[i].n);
+		put_sig(&e, &t);
+		assert_int_equal(verify(&e, k, &r), ATT_E_VERIFY);
+		assert_int_equal(r, ATT_QR_SIG_RANGE);
+		nm1 = BN_dup(EC_GROUP_get0_order(g));
+		assert_non_null(nm1);
+		assert_int_equal(BN_sub_word(nm1, 1), 1);
+		assert_int_equal(
+			BN_bn2binpad(nm1, t.signature.ecdsa.signatureS.buffer,
+				     curves[i].n),
+			curves[i].n);
+		put_sig(&e, &t);
+		assert_int_equal(verify(&e, k, &r), ATT_E_VERIFY);
+		assert_int_equal(r, ATT_QR_SIGNATURE);
+		BN_free(nm1);
+		EC_GROUP_free(g);
+		ev_release(&e);
+		att_tpm_key_free(k);
+		swak_free(&a);
+	}
 }
 
 static void signed_but_wrong(void **state)
@@ -787,6 +860,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(software_quotes_verify),
 		cmocka_unit_test(ecdsa_out_of_range),
+		cmocka_unit_test(ecdsa_range_other_curves),
 		cmocka_unit_test(signed_but_wrong),
 		cmocka_unit_test(rsa_signature_size),
 		cmocka_unit_test(ak_attribute_checks),
