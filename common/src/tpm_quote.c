@@ -181,18 +181,25 @@ static int verdict(enum att_quote_reason *reason, enum att_quote_reason r)
  * to read its order cost 4% of the verifier's CPU when it was done for
  * every quote. Kept for the life of the process.
  */
-static BIGNUM *curve_orders[3];
+static const struct {
+	TPMI_ECC_CURVE id;
+	int nid;
+} curves[] = {
+	{TPM2_ECC_NIST_P256, NID_X9_62_prime256v1},
+	{TPM2_ECC_NIST_P384, NID_secp384r1},
+	{TPM2_ECC_NIST_P521, NID_secp521r1},
+};
+#define NCURVES (sizeof(curves) / sizeof(curves[0]))
+static BIGNUM *curve_orders[NCURVES];
 static pthread_once_t curve_orders_once = PTHREAD_ONCE_INIT;
 
 static void curve_orders_init(void)
 {
-	static const int nids[3] = {NID_X9_62_prime256v1, NID_secp384r1,
-				    NID_secp521r1};
 	EC_GROUP *g;
 	size_t i;
 
-	for (i = 0; i < 3; i++) {
-		g = EC_GROUP_new_by_curve_name(nids[i]);
+	for (i = 0; i < NCURVES; i++) {
+		g = EC_GROUP_new_by_curve_name(curves[i].nid);
 		if (g)
 			curve_orders[i] = BN_dup(EC_GROUP_get0_order(g));
 		EC_GROUP_free(g);
@@ -202,15 +209,12 @@ static void curve_orders_init(void)
 /* NULL for a curve we do not do (or when it could not be made). */
 static const BIGNUM *curve_order(TPMI_ECC_CURVE c)
 {
+	size_t i;
+
 	pthread_once(&curve_orders_once, curve_orders_init);
-	switch (c) {
-	case TPM2_ECC_NIST_P256:
-		return curve_orders[0];
-	case TPM2_ECC_NIST_P384:
-		return curve_orders[1];
-	case TPM2_ECC_NIST_P521:
-		return curve_orders[2];
-	}
+	for (i = 0; i < NCURVES; i++)
+		if (curves[i].id == c)
+			return curve_orders[i];
 	return NULL;
 }
 

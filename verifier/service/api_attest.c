@@ -439,7 +439,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	unsigned int i;
 	char before[sizeof(a.state)];
 	int64_t boots;
-	int rc, hrc, nrc, hist;
+	int rc, hrc, nrc, hist, changed, new_boot;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&in, 0, sizeof(in));
@@ -511,8 +511,9 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	 * only: a row for each would grow the table without end (a row a
 	 * round for every agent) and tell nothing new.
 	 */
-	hist = strcmp(before, a.state) || strcmp(a.state, "trusted") ||
-	       a.boot_count != boots;
+	changed = strcmp(before, a.state) != 0;
+	new_boot = a.boot_count != boots;
+	hist = changed || strcmp(a.state, "trusted") || new_boot;
 	rc = att_store_agent_update_hist(rq->ctx->store, &a, now, hist,
 					 in.want_next ? &n.rec : NULL, &hrc,
 					 &nrc);
@@ -533,8 +534,8 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	/* The events at info; a trusted round like the one before, debug
 	 * (at fleet rates a line each would be most of the log). */
 	att_log(hist ? ATT_LOG_INFO : ATT_LOG_DEBUG, "attest: %s: %s%s", id,
-		a.state, a.boot_count != boots ? " (new boot)" : "");
-	if (strcmp(before, a.state))
+		a.state, new_boot ? " (new boot)" : "");
+	if (changed)
 		ver_post_state_change(rq->ctx, id, before, a.state, now,
 				      result);
 	json_object_object_add(result, "agent_id", json_object_new_string(id));
