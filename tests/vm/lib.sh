@@ -133,6 +133,7 @@ vm_copy_bin() {
 # vm_build_initramfs OUT.cpio.gz KO PLAN [BIN_DIR]
 #   KO: slim.ko; PLAN: the word the guest init runs (tests|bench);
 #   BIN_DIR: the project's binaries (copied with libraries and TCTIs).
+#   VM_SCENARIOS, VM_SCN_LIMIT: see below.
 #   With VM_EVM_KEY (a key file) and VM_KREL set: also the disk drivers of
 #   VM_KREL, debugfs, tpm2_pcrextend and the key as /vm/evm.key.
 vm_build_initramfs() {
@@ -152,6 +153,10 @@ vm_build_initramfs() {
 	cp "$VM_DIR/guest/init" "$root/init"
 	cp "$VM_DIR/guest/"*.sh "$root/vm/"
 	echo "$plan" >"$root/vm/plan"
+	# VM_SCENARIOS: run only these (tests plan); VM_SCN_LIMIT: seconds per
+	# scenario inside the guest (tests/vm/guest/common.sh, run_scn)
+	[ -z "${VM_SCENARIOS:-}" ] || echo "$VM_SCENARIOS" >"$root/vm/only"
+	[ -z "${VM_SCN_LIMIT:-}" ] || echo "$VM_SCN_LIMIT" >"$root/vm/limit"
 	if [ -n "$bindir" ] && [ -d "$bindir" ]; then
 		for b in "$bindir"/*; do
 			if [ ! -f "$b" ] || [ ! -x "$b" ]; then

@@ -3,14 +3,71 @@ K=/sys/kernel/security/slim
 PCR=11
 why=""
 
-# run_scn NAME: runs scn_NAME, prints "@@SCEN NAME PASS|FAIL: why"
+# SCN_LIMIT: seconds one scenario may take (/vm/limit, default 240)
+SCN_LIMIT=${SCN_LIMIT:-$(cat /vm/limit 2>/dev/null || echo 240)}
+
+# kmsg_tail N: the last N kernel messages, prefixed, for a failure's log
+kmsg_tail() {
+	dmesg | tail -n "$1" | sed 's/^/kmsg: /'
+}
+
+# kill_tree PID: PID and all its descendants (SIGKILL, the parent before
+# its children: a watchdog's sleep must not end before the watchdog); a
+# task blocked uninterruptibly in the kernel stays, the suite goes on
+kill_tree() {
+	kids=$(for s in /proc/[0-9]*/stat; do
+		read -r pid _ _ ppid _ <"$s" 2>/dev/null && [ "$ppid" = "$1" ] && echo "$pid"
+	done)
+	kill -9 "$1" 2>/dev/null
+	for c in $kids; do
+		kill_tree "$c"
+	done
+}
+
+scn_timed_out=""
+trap 'scn_timed_out=1' USR1
+
+# run_scn NAME: runs scn_NAME in a subshell with a time limit of SCN_LIMIT
+# seconds; prints "@@SCEN-BEGIN NAME", then "@@SCEN NAME PASS" or, after
+# the last kernel messages, "@@SCEN NAME FAIL: why". A scenario that does
+# not finish in time is reported with the blocked tasks' stacks (sysrq w)
+# and killed, and the next scenario runs.
 run_scn() {
-	why=""
 	echo "@@SCEN-BEGIN $1"
-	if "scn_$1"; then
+	read -r scn_t0 _ </proc/uptime
+	rm -f /tmp/scn.why
+	(
+		why=""
+		if "scn_$1"; then
+			exit 0
+		fi
+		echo "${why:-failed}" >/tmp/scn.why
+		exit 1
+	) &
+	scn_pid=$!
+	scn_timed_out=""
+	(
+		sleep "$SCN_LIMIT" && kill -USR1 $$
+	) &
+	dog=$!
+	# a trapped signal ends the wait early: the scenario ran out of time
+	wait $scn_pid
+	rc=$?
+	kill_tree $dog
+	wait $dog 2>/dev/null
+	read -r scn_t1 _ </proc/uptime
+	echo "@@SCEN-TIME $1 ${scn_t0%.*} ${scn_t1%.*}"
+	if [ -n "$scn_timed_out" ]; then
+		echo w >/proc/sysrq-trigger 2>/dev/null
+		sleep 1
+		kmsg_tail 120
+		kill_tree $scn_pid
+		echo "@@SCEN $1 FAIL: timed out after ${SCN_LIMIT}s (blocked tasks and the last kernel messages above)"
+	elif [ $rc = 0 ]; then
 		echo "@@SCEN $1 PASS"
 	else
-		echo "@@SCEN $1 FAIL: ${why:-failed}"
+		kmsg_tail 30
+		echo "@@SCEN $1 FAIL: $(cat /tmp/scn.why 2>/dev/null || echo "exit status $rc")"
 	fi
 }
 
@@ -18,6 +75,13 @@ fail() {
 	why="$*"
 	return 1
 }
+
+# uptime_cs: seconds since boot in hundredths; cs_s N: N hundredths as s.cc
+uptime_cs() {
+	read -r up _ </proc/uptime
+	echo "${up%.*}${up#*.}" | sed 's/^0*\([0-9]\)/\1/'
+}
+cs_s() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
 
 count() { cat $K/runtime_measurements_count; }
 violations() { cat $K/violations; }

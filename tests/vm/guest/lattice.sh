@@ -313,6 +313,9 @@ scn_lattice_no_leaks() {
 # file of a module being removed trips the kernel's WARN in do_dentry_open,
 # see kernel/README.md)
 scn_lattice_unload_under_load() {
+	# loaded by the scenarios before, unless this one ran already
+	grep -q '^slim ' /proc/modules || insmod /lib/slim.ko lock=0 pcr=$PCR mode=enforce ||
+		{ fail "insmod failed"; return 1; }
 	rm -f /tmp/stop
 	for w in 1 2 3; do
 		(
@@ -326,14 +329,21 @@ scn_lattice_unload_under_load() {
 	done
 	errs=""
 	for round in 1 2 3 4 5; do
+		t0=$(uptime_cs)
 		rmmod slim || errs="$errs rmmod$round"
+		t1=$(uptime_cs)
 		sleep 0.5
+		t2=$(uptime_cs)
 		insmod /lib/slim.ko lock=0 pcr=$PCR mode=enforce || errs="$errs insmod$round"
+		t3=$(uptime_cs)
+		echo "@@INFO unload round $round: rmmod $(cs_s $((t1 - t0))) s, insmod $(cs_s $((t3 - t2))) s"
 		sleep 1
 	done
 	touch /tmp/stop
 	wait
+	t0=$(uptime_cs)
 	rmmod slim || errs="$errs rmmod-final"
+	echo "@@INFO unload idle: rmmod $(cs_s $(($(uptime_cs) - t0))) s"
 	[ -z "$errs" ] || { fail "failed:$errs"; return 1; }
 	unloaded_quietly
 }

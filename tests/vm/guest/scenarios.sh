@@ -288,10 +288,17 @@ scn_lock_refuses_removal() {
 	expect_new_entry "$c0" /root/p5/true
 }
 
-for s in load exec_once exec_again exec_modified file_read_root mmap_exec denied_open file_write_only file_read_nonroot dump_clean \
-	policy_malformed policy_replace violation_open_writers \
-	violation_tomtou dump_violations unload reload_gap \
-	unload_under_load $LATTICE_SCENARIOS $EVM_SCENARIOS \
-	lattice_unload_under_load lock_refuses_removal; do
+ALL_SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec denied_open
+file_write_only file_read_nonroot dump_clean policy_malformed policy_replace
+violation_open_writers violation_tomtou dump_violations unload reload_gap
+unload_under_load $LATTICE_SCENARIOS $EVM_SCENARIOS
+lattice_unload_under_load lock_refuses_removal"
+
+# /vm/only (VM_SCENARIOS on the host, e.g. tests/vm/loop.sh): run just
+# these, in this order (a name may repeat)
+plan_list=$ALL_SCENARIOS
+[ -s /vm/only ] && plan_list=$(cat /vm/only)
+echo "@@VM-PLAN $(echo $plan_list)"
+for s in $plan_list; do
 	run_scn $s
 done
