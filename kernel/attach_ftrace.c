@@ -17,6 +17,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/string.h>
 #include <linux/binfmts.h>
 #include "slim.h"
@@ -25,14 +26,17 @@
 /*
  * One traced function: @call reads the arguments from the saved registers
  * and calls the hook function with its LSM signature; a non-zero return
- * is a denial when @can_deny.
+ * is a denial when @can_deny. All functions share two ftrace_ops (one that
+ * may deny, one that may not): each ftrace_ops costs its own RCU-tasks
+ * grace periods when it is unregistered, so fourteen made rmmod wait
+ * fourteen times. @ip, the traced call site ftrace hands the callback, is
+ * learnt from the symbol name at the function's first call.
  */
 struct slim_ftrace_hook {
 	const char *symbol;
 	int (*call)(struct ftrace_regs *fregs);
 	bool can_deny;		/* may send the caller to a denial stub */
-	struct ftrace_ops ops;
-	bool registered;
+	unsigned long ip;	/* 0 until the first call */
 };
 
 /*
@@ -67,24 +71,6 @@ static void notrace slim_ft_deny(struct ftrace_regs *fregs, int rc)
 	else
 		stub = (unsigned long)slim_stub_eacces;
 	slim_ftrace_set_ip(fregs, stub);
-}
-
-/* the ftrace callback of every hook */
-static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_ops *op,
-				     struct ftrace_regs *fregs)
-{
-	struct slim_ftrace_hook *h;
-	int bit, rc;
-
-	bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	if (bit < 0)
-		return;
-	h = container_of(op, struct slim_ftrace_hook, ops);
-	rc = h->call(fregs);
-	if (rc && h->can_deny)
-		slim_ft_deny(fregs, rc);
-	ftrace_test_recursion_unlock(bit);
 }
 
 #define ARG(n) slim_ftrace_arg(fregs, n)
@@ -218,44 +204,113 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	{ .symbol = "security_file_open", .call = slim_call_file_open },
 };
 
-static int slim_hook_register(struct slim_ftrace_hook *h)
+static const unsigned int slim_nhooks = ARRAY_SIZE(slim_hooks);
+
+/* [0]: hooks that only observe; [1]: hooks that may deny (IPMODIFY) */
+static struct ftrace_ops slim_ops[2];
+static bool slim_ops_filtered[2], slim_ops_registered[2];
+
+/*
+ * The first call of a traced function: which hook is it? The name of the
+ * symbol holding @ip (never called through: see the top of this file).
+ * Out of line, so that its buffer is on the stack only this once.
+ */
+static noinline notrace struct slim_ftrace_hook *slim_hook_learn(unsigned long ip,
+								 bool deny)
+{
+	char name[KSYM_SYMBOL_LEN];
+	unsigned int i;
+
+	sprint_symbol_no_offset(name, ip);
+	for (i = 0; i < slim_nhooks; i++) {
+		struct slim_ftrace_hook *h = &slim_hooks[i];
+
+		if (h->can_deny == deny && !strcmp(name, h->symbol)) {
+			WRITE_ONCE(h->ip, ip);
+			return h;
+		}
+	}
+	return NULL;
+}
+
+static struct slim_ftrace_hook *slim_hook_of(unsigned long ip, bool deny)
+{
+	unsigned int i;
+
+	for (i = 0; i < slim_nhooks; i++)
+		if (READ_ONCE(slim_hooks[i].ip) == ip)
+			return &slim_hooks[i];
+	return slim_hook_learn(ip, deny);
+}
+
+/* the ftrace callback of every hook; @op tells whether it may deny */
+static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *op,
+				     struct ftrace_regs *fregs)
+{
+	bool deny = op == &slim_ops[1];
+	struct slim_ftrace_hook *h;
+	int bit, rc;
+
+	bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	if (bit < 0)
+		return;
+	h = slim_hook_of(ip, deny);
+	if (h) {
+		rc = h->call(fregs);
+		if (rc && deny)
+			slim_ft_deny(fregs, rc);
+	} else {
+		pr_err_once("no hook for %pS\n", (void *)ip);
+	}
+	ftrace_test_recursion_unlock(bit);
+}
+
+static int slim_filter_add(unsigned int k, const char *symbol)
 {
 	unsigned char name[KSYM_NAME_LEN];
 	int rc;
 
-	strscpy((char *)name, h->symbol, sizeof(name));
-	memset(&h->ops, 0, sizeof(h->ops));
-	h->ops.func = slim_ft_dispatch;
-	if (h->can_deny)
-		h->ops.flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
-	rc = ftrace_set_filter(&h->ops, name, strlen(h->symbol), 1);
+	strscpy((char *)name, symbol, sizeof(name));
+	rc = ftrace_set_filter(&slim_ops[k], name, strlen(symbol),
+			       !slim_ops_filtered[k]);
 	if (rc) {
-		pr_err("cannot trace %s: %d\n", h->symbol, rc);
+		pr_err("cannot trace %s: %d\n", symbol, rc);
 		return rc;
 	}
-	rc = register_ftrace_function(&h->ops);
-	if (rc) {
-		pr_err("cannot attach to %s: %d\n", h->symbol, rc);
-		ftrace_free_filter(&h->ops);
-		return rc;
-	}
-	h->registered = true;
+	slim_ops_filtered[k] = true;
 	return 0;
 }
 
 int slim_attach(void)
 {
-	unsigned int i;
+	unsigned int i, k;
 	int rc;
 
-	for (i = 0; i < ARRAY_SIZE(slim_hooks); i++) {
-		rc = slim_hook_register(&slim_hooks[i]);
+	for (k = 0; k < ARRAY_SIZE(slim_ops); k++) {
+		memset(&slim_ops[k], 0, sizeof(slim_ops[k]));
+		slim_ops[k].func = slim_ft_dispatch;
+	}
+	slim_ops[1].flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	for (i = 0; i < slim_nhooks; i++) {
+		slim_hooks[i].ip = 0;
+		rc = slim_filter_add(slim_hooks[i].can_deny, slim_hooks[i].symbol);
+		if (rc)
+			goto err;
+	}
+	for (k = 0; k < ARRAY_SIZE(slim_ops); k++) {
+		rc = register_ftrace_function(&slim_ops[k]);
 		if (rc) {
-			slim_detach();
-			return rc;
+			pr_err("cannot attach the %s hooks: %d\n",
+			       k ? "denying" : "observing", rc);
+			goto err;
 		}
+		slim_ops_registered[k] = true;
 	}
 	return 0;
+err:
+	slim_detach();
+	return rc;
 }
 
 /*
@@ -264,15 +319,14 @@ int slim_attach(void)
  */
 void slim_detach(void)
 {
-	int i;
+	int k;
 
-	for (i = ARRAY_SIZE(slim_hooks) - 1; i >= 0; i--) {
-		struct slim_ftrace_hook *h = &slim_hooks[i];
-
-		if (!h->registered)
-			continue;
-		unregister_ftrace_function(&h->ops);
-		ftrace_free_filter(&h->ops);
-		h->registered = false;
+	for (k = ARRAY_SIZE(slim_ops) - 1; k >= 0; k--) {
+		if (slim_ops_registered[k])
+			unregister_ftrace_function(&slim_ops[k]);
+		if (slim_ops_filtered[k])
+			ftrace_free_filter(&slim_ops[k]);
+		slim_ops_registered[k] = false;
+		slim_ops_filtered[k] = false;
 	}
 }
