@@ -48,13 +48,9 @@ static int __init slim_init(void)
 	rc = slim_lattice_init();
 	if (rc)
 		goto err_evm;
-	/* right after boot_aggregate: nothing is measured before the attach */
-	rc = slim_events_init(slim_lock);
-	if (rc)
-		goto err_lattice;
 	rc = slim_fs_init();
 	if (rc)
-		goto err_events;
+		goto err_lattice;
 	rc = slim_lattice_fs_init(slim_fs_dir());
 	if (rc)
 		goto err_fs;
@@ -80,8 +76,6 @@ err_lfs:
 	slim_lattice_fs_exit();
 err_fs:
 	slim_fs_exit();
-err_events:
-	slim_events_exit();
 err_lattice:
 	slim_lattice_exit();
 err_evm:
@@ -103,7 +97,6 @@ static void __exit slim_exit(void)
 	slim_watch_exit();
 	slim_lattice_fs_exit();
 	slim_fs_exit();
-	slim_events_exit();
 	slim_lattice_exit();
 	slim_evm_exit();
 	slim_list_exit();
@@ -117,4 +110,3 @@ module_exit(slim_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("SLIM: integrity/secrecy lattice and IMA-compatible measurement list in a TPM PCR");
 MODULE_AUTHOR("attest project");
-MODULE_VERSION(SLIM_VERSION);
