@@ -211,6 +211,18 @@ static int logs_json(const struct agent_attest_ctx *ctx,
 		att_buf_init(&buf, 0);
 		rc = agent_log_read(src, (uint64_t)next, AGENT_LOG_ROUND_MAX,
 				    &buf, &count, &more);
+		if (!rc && src->shorter) {
+			/* a new list in this boot: the verifier judges it
+			 * whole when it starts at entry 0 */
+			att_warn("log %s: has fewer entries than the %lld the "
+				 "verifier has seen (a new list): sending it "
+				 "from entry 0",
+				 name, (long long)next);
+			agent_log_reset(src);
+			next = 0;
+			rc = agent_log_read(src, 0, AGENT_LOG_ROUND_MAX, &buf,
+					    &count, &more);
+		}
 		enc = rc ? NULL
 			 : b64(buf.data ? buf.data : (const uint8_t *)"",
 			       buf.len);

@@ -140,12 +140,14 @@ int agent_log_read(struct agent_log *l, uint64_t from_index, size_t max_bytes,
 {
 	struct att_ima_reader *r = NULL;
 	struct att_ima_entry e;
-	uint64_t ci, co, first_off = 0, end_off = 0;
+	uint64_t ci, co, first_off = 0, end_off = 0, end_index;
 	int rc, started = 0;
 
 	*count = 0;
 	*more = 0;
+	l->shorter = 0;
 	nearest(l, from_index, &ci, &co);
+	end_index = ci;
 	/* Each round reads from the descriptor's start position: rewind. */
 	if (lseek(l->fd, 0, SEEK_SET) < 0)
 		return ATT_E_IO;
@@ -156,6 +158,7 @@ int agent_log_read(struct agent_log *l, uint64_t from_index, size_t max_bytes,
 	while (!rc) {
 		rc = att_ima_reader_next(r, &e);
 		if (rc == ATT_E_EOF) {
+			l->shorter = end_index < from_index;
 			rc = ATT_OK;
 			break;
 		}
@@ -163,6 +166,7 @@ int agent_log_read(struct agent_log *l, uint64_t from_index, size_t max_bytes,
 			att_err("log %s: %s", l->name, att_ima_reader_error(r));
 			break;
 		}
+		end_index = e.index + 1;
 		rc = remember(l, e.index, e.offset);
 		if (!rc)
 			rc = remember(l, e.index + 1, e.next_offset);

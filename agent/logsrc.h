@@ -41,6 +41,8 @@ struct agent_log {
 	size_t nckpt, cap;
 	uint64_t seen_index;  /* furthest entry start known: index, */
 	uint64_t seen_offset; /* and its byte offset */
+	int shorter; /* the last read found fewer entries than it was asked
+			for: a new list (slim.ko removed and loaded again) */
 };
 
 /* Opens path; the descriptor stays open for the agent's life. */
@@ -57,8 +59,9 @@ void agent_log_reset(struct agent_log *l);
  * is one, even if it is larger than max_bytes is not possible: a record is
  * capped by the reader's limits). *count gets the number of entries
  * appended, *more is set when entries remain after them. A from_index past
- * the end appends nothing (count 0); ATT_E_FORMAT etc. when the list
- * itself is malformed.
+ * the end appends nothing (count 0) and sets l->shorter when the list
+ * ends before from_index; ATT_E_FORMAT etc. when the list itself is
+ * malformed.
  */
 int agent_log_read(struct agent_log *l, uint64_t from_index, size_t max_bytes,
 		   struct att_buf *out, uint64_t *count, int *more);

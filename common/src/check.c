@@ -104,10 +104,54 @@ static int judge_boot_aggregate(const struct att_ima_entry *e,
 	return 1;
 }
 
-static int is_boot_aggregate(const struct att_ima_entry *e)
+/* the first entry, or the second after a slim_gap record */
+static int is_boot_aggregate(const struct att_ima_entry *e, int gap)
 {
-	return e->index == 0 && e->path_len == 14 && e->file_digest &&
+	return (e->index == 0 || (gap && e->index == 1)) &&
+	       e->path_len == 14 && e->file_digest &&
 	       !memcmp(e->path, "boot_aggregate", 14);
+}
+
+static void judgement(struct att_judgement *j, const struct att_ima_entry *e,
+		      enum att_verdict v, const char *detail)
+{
+	j->verdict = v;
+	j->index = e->index;
+	j->path = e->path;
+	j->path_len = e->path_len;
+	snprintf(j->detail, sizeof(j->detail), "%s", detail);
+}
+
+/* slim.ko's records: 1 when e is one (j set), 0 when not, or ATT_E_* */
+static int judge_slim(const struct att_ima_entry *e, const struct att_wl *wl,
+		      struct att_replay *rp, struct att_judgement *j)
+{
+	struct att_slim_gap g;
+	char why[sizeof(j->detail)];
+	int rc;
+
+	if (att_is_slim_gap(e)) {
+		if (att_slim_gap_parse(e, &g, why, sizeof(why)))
+			judgement(j, e, ATT_V_LATTICE_MALFORMED, why);
+		else
+			judgement(j, e, ATT_V_GAP,
+				  "module reloaded in this boot (slim_gap): "
+				  "what ran before it is unknown until the "
+				  "next boot");
+		return 1;
+	}
+	if (!att_is_slim_event(e))
+		return 0;
+	rc = att_lat_step(att_replay_lattice(rp), wl ? att_wl_lattice(wl) : NULL,
+			  e, why, sizeof(why));
+	if (rc < 0)
+		return rc;
+	judgement(j, e,
+		  rc == ATT_LAT_OK	    ? ATT_V_LATTICE_OK
+		  : rc == ATT_LAT_REFUSED ? ATT_V_LATTICE_POLICY
+					  : ATT_V_LATTICE_MALFORMED,
+		  why);
+	return 1;
 }
 
 static void set_error(struct att_check_result *res, int rc, const char *msg)
@@ -130,6 +174,7 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 	int rc, ok, matched = 0;
 
 	res->replay_compared = o->quoted != NULL;
+	res->lattice = att_replay_state(rp)->lat;
 	/* The empty prefix matches when the quote shows untouched PCRs. */
 	if (o->quoted && att_replay_match(rp, o->quoted, mask)) {
 		matched = 1;
@@ -157,10 +202,11 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 				j = (struct att_judgement){
 					.verdict = ATT_V_BAD_TEMPLATE_HASH};
 			} else {
-				rc = is_boot_aggregate(&e)
-					     ? judge_boot_aggregate(
-						       &e, o->quoted, &j)
-					     : 0;
+				rc = judge_slim(&e, wl, rp, &j);
+				if (!rc && is_boot_aggregate(
+						   &e, att_replay_lattice(rp)->gap))
+					rc = judge_boot_aggregate(&e, o->quoted,
+								  &j);
 				if (rc < 0) {
 					set_error(res, rc, "boot_aggregate");
 					return rc;
@@ -185,8 +231,16 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 			matched = 1;
 			matched_at = att_replay_state(rp)->next_index;
 			fails_at_match = res->failures_total;
+			res->lattice = att_replay_state(rp)->lat;
 		}
 	}
+	if (!o->quoted)
+		res->lattice = att_replay_state(rp)->lat;
+	/* the state the TPM vouches for: the required mode, the EVM key */
+	if ((matched || !o->quoted) && wl)
+		att_lat_final(&res->lattice, att_wl_lattice(wl),
+			      res->lattice_refusal,
+			      sizeof(res->lattice_refusal));
 	res->rule = att_replay_state(rp)->rule;
 	res->replay_matched = matched;
 	if (o->quoted && matched) {
@@ -206,7 +260,7 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 	} else if (!o->quoted) {
 		res->verified = res->entries;
 	}
-	if (o->quoted && !matched)
+	if ((o->quoted && !matched) || res->lattice_refusal[0])
 		res->status = ATT_CHECK_UNTRUSTED;
 	else
 		res->status = res->failures_total ? ATT_CHECK_UNTRUSTED

@@ -77,6 +77,29 @@ void att_replay_reset(struct att_replay *rp)
 	rp->st.rule = ATT_RULE_UNKNOWN;
 	rp->st.pcr_mask = 0;
 	memset(rp->st.val, 0, sizeof(rp->st.val));
+	att_lat_state_init(&rp->st.lat);
+}
+
+/* A valid slim_gap record: the banks start from the values it names. */
+static void apply_gap(struct att_replay *rp, const struct att_ima_entry *e)
+{
+	struct att_replay_state *st = &rp->st;
+	struct att_slim_gap g;
+	unsigned int i, k;
+	char why[120];
+
+	if (att_slim_gap_parse(e, &g, why, sizeof(why)))
+		return; /* judged malformed by att_check_list */
+	for (i = 0; i < st->nbanks; i++)
+		for (k = 0; k < g.n; k++) {
+			if (g.alg[k] != st->banks[i])
+				continue;
+			memcpy(st->val[0][i][e->pcr], g.val[k],
+			       att_hash_size(g.alg[k]));
+			memcpy(st->val[1][i][e->pcr], g.val[k],
+			       att_hash_size(g.alg[k]));
+		}
+	st->lat.gap = 1;
 }
 
 static int extend(struct att_md *md, uint8_t *pcr, const uint8_t *d)
@@ -108,6 +131,8 @@ int att_replay_extend(struct att_replay *rp, const struct att_ima_entry *e,
 	if (e->pcr >= ATT_PCR_COUNT || !tlen)
 		return ATT_E_INVAL;
 	*tdigest_ok = 1;
+	if (st->next_index == 0 && att_is_slim_gap(e))
+		apply_gap(rp, e);
 	for (i = 0; i < st->nbanks; i++) {
 		size_t n = att_hash_size(st->banks[i]);
 
@@ -278,6 +303,11 @@ const struct att_replay_state *att_replay_state(const struct att_replay *rp)
 	return &rp->st;
 }
 
+struct att_lat_state *att_replay_lattice(struct att_replay *rp)
+{
+	return &rp->st.lat;
+}
+
 int att_replay_restore(struct att_replay *rp, const struct att_replay_state *st)
 {
 	unsigned int i;
@@ -296,8 +326,10 @@ int att_replay_restore(struct att_replay *rp, const struct att_replay_state *st)
  * be64 next_offset be32 pcr_mask, then per bank: be16 tpm alg id, then for
  * each rule tracked (both when unknown, else the decided one) and each PCR
  * in pcr_mask, the value. Only values that can be non-zero are stored.
+ * Version 2 appends the lattice state (att_lat_state_encode).
  */
 static const uint8_t state_magic[4] = {'A', 'T', 'R', 'S'};
+#define STATE_VERSION 2
 
 static int rules_stored(enum att_replay_rule r, int *first, int *count)
 {
@@ -316,7 +348,7 @@ int att_replay_state_encode(const struct att_replay_state *st, uint8_t **out,
 	att_buf_init(&b, 0);
 	rules_stored(st->rule, &first, &count);
 	rc |= att_buf_append(&b, state_magic, 4);
-	rc |= att_buf_append_u8(&b, 1);
+	rc |= att_buf_append_u8(&b, STATE_VERSION);
 	rc |= att_buf_append_u8(&b, (uint8_t)st->rule);
 	rc |= att_buf_append_u8(&b, (uint8_t)st->nbanks);
 	rc |= att_buf_append_u8(&b, 0);
@@ -337,6 +369,8 @@ int att_replay_state_encode(const struct att_replay_state *st, uint8_t **out,
 					rc |= att_buf_append(
 						&b, st->val[r][i][p],
 						att_hash_size(st->banks[i]));
+	if (!rc)
+		rc = att_lat_state_encode(&st->lat, &b);
 	if (rc) {
 		att_buf_release(&b);
 		return ATT_E_NOMEM;
@@ -362,7 +396,9 @@ int att_replay_state_decode(const uint8_t *p, size_t len,
 	    (rc = att_rd_u8(&r, &rule)) || (rc = att_rd_u8(&r, &nbanks)) ||
 	    (rc = att_rd_u8(&r, &pad)))
 		return ATT_E_FORMAT;
-	if (memcmp(magic, state_magic, 4) || ver != 1 ||
+	if (!memcmp(magic, state_magic, 4) && ver == 1)
+		return ATT_E_UNSUPPORTED; /* no lattice state: replay again */
+	if (memcmp(magic, state_magic, 4) || ver != STATE_VERSION ||
 	    rule > ATT_RULE_SHA1_PADDED || !nbanks ||
 	    nbanks > ATT_REPLAY_MAX_BANKS || pad)
 		return ATT_E_FORMAT;
@@ -393,6 +429,8 @@ int att_replay_state_decode(const uint8_t *p, size_t len,
 				    att_rd_copy(&r, st->val[k][i][pcr],
 						att_hash_size(st->banks[i])))
 					return ATT_E_FORMAT;
+	if (att_lat_state_decode(&r, &st->lat))
+		return ATT_E_FORMAT;
 	return att_rd_end(&r) ? ATT_E_FORMAT : ATT_OK;
 }
 

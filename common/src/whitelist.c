@@ -43,6 +43,11 @@ static const struct verdict_desc verdicts[ATT_V_COUNT] = {
 				  "digest is not the hash of the buffer"},
 	[ATT_V_NO_DIGEST] = {"no-digest", "template has no file digest"},
 	[ATT_V_GAP] = {"gap", "list continues after an unmeasured gap"},
+	[ATT_V_LATTICE_OK] = {"lattice-event", "slim.ko lattice event, accepted"},
+	[ATT_V_LATTICE_MALFORMED] = {"lattice-malformed",
+				     "malformed slim.ko lattice event"},
+	[ATT_V_LATTICE_POLICY] = {"lattice-policy",
+				  "the whitelist's lattice section refuses it"},
 };
 
 const char *att_verdict_name(enum att_verdict v)
@@ -98,7 +103,13 @@ void att_wl_free(struct att_wl *wl)
 	for (i = 0; i < wl->nkeys; i++)
 		EVP_PKEY_free(wl->keys[i].pkey);
 	free(wl->keys);
+	att_lat_policy_free(wl->lattice);
 	free(wl);
+}
+
+const struct att_lat_policy *att_wl_lattice(const struct att_wl *wl)
+{
+	return wl->lattice;
 }
 
 size_t att_wl_path_count(const struct att_wl *wl)

@@ -214,6 +214,7 @@ enum {
 	SEC_ATTEST = 1 << 6,
 	SEC_META = 1 << 7,
 	SEC_RELEASE = 1 << 8,
+	SEC_LATTICE = 1 << 9,
 };
 
 #define WL_MAX_NAME 8192
@@ -405,6 +406,9 @@ static int tree_section(struct att_wl *wl, struct att_jp *jp, int sec,
 	case SEC_META:
 		rc = want_type(o, json_type_object, "meta", err, errlen);
 		break;
+	case SEC_LATTICE:
+		rc = att_lat_policy_from_json(o, &wl->lattice, err, errlen);
+		break;
 	default:
 		rc = want_type(o, json_type_int, "release", err, errlen);
 	}
@@ -420,7 +424,7 @@ static const struct {
 	{"ima-buf", SEC_IMABUF},  {"excludes", SEC_EXCLUDES},
 	{"ima", SEC_IMA},	  {"verification-keys", SEC_KEYS},
 	{"attest", SEC_ATTEST},	  {"meta", SEC_META},
-	{"release", SEC_RELEASE},
+	{"release", SEC_RELEASE}, {"lattice", SEC_LATTICE},
 };
 
 static int load_root(struct att_wl *wl, struct att_jp *jp, char *err,

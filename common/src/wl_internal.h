@@ -10,6 +10,7 @@
 
 #include <openssl/evp.h>
 
+#include "attest/lattice.h"
 #include "attest/whitelist.h"
 #include "digest_map.h"
 
@@ -30,6 +31,7 @@ struct att_wl {
 	struct wl_key *keys;
 	size_t nkeys;
 	enum att_wl_violations violations;
+	struct att_lat_policy *lattice; /* the "lattice" section, or NULL */
 	struct att_wl_limits lim;
 };
 

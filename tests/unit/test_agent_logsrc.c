@@ -112,12 +112,18 @@ static void incremental(void **state)
 	read_check(l, f, 10, rec * 3 + rec / 2, 3, 1);
 	/* one record even when it alone exceeds the budget */
 	read_check(l, f, 10, 1, 1, 1);
-	/* past the end: nothing, no error */
+	assert_false(l->shorter);
+	/* at the end: nothing new, the list is not shorter */
 	read_check(l, f, 5000, SIZE_MAX, 0, 0);
+	assert_false(l->shorter);
+	/* past the end: nothing, no error, and the list is shorter than
+	 * asked (a new list: the agent sends it from entry 0) */
 	read_check(l, f, 9000, SIZE_MAX, 0, 0);
+	assert_true(l->shorter);
 	/* the list grows: new entries from the furthest known offset */
 	append(f, 700);
 	read_check(l, f, 5000, SIZE_MAX, 700, 0);
+	assert_false(l->shorter);
 	assert_int_equal(l->seen_index, 5700);
 	/* after a reset (new boot) it still reads right */
 	agent_log_reset(l);

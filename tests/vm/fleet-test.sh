@@ -126,10 +126,15 @@ fi
 # the fleet report validates against its schema and names the program
 fleet_ctl fleet --json >"$FLEET_DIR/fleet.json" 2>/dev/null
 if python3 - "$VM_SRC/schemas/fleet.schema.json" "$FLEET_DIR/fleet.json" <<'EOF' >"$FLEET_DIR/fleet-schema.log" 2>&1; then
-import json, sys, jsonschema
+import glob, json, os, sys, jsonschema
+from referencing import Registry, Resource
+reg = Registry()
+for f in glob.glob(os.path.join(os.path.dirname(sys.argv[1]), "*.json")):
+    s = json.load(open(f))
+    reg = reg.with_resource(s["$id"], Resource.from_contents(s))
 schema = json.load(open(sys.argv[1]))
 doc = json.load(open(sys.argv[2]))
-jsonschema.Draft202012Validator(schema).validate(doc)
+jsonschema.Draft202012Validator(schema, registry=reg).validate(doc)
 assert "/root/unknown-tool" in json.dumps(doc), "the report does not name the program"
 EOF
 	ok fleet_report_schema

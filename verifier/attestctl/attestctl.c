@@ -47,6 +47,12 @@ static void usage(FILE *f)
 	      "    agent ID                   one agent: state, last result "
 	      "with every\n"
 	      "                               failure, history (JSON)\n"
+	      "    lattice ID                 slim.ko's lattice on agent ID "
+	      "as its last\n"
+	      "                               result showed it: mode, "
+	      "policy, EVM key,\n"
+	      "                               relabels, demotions of SYSTEM "
+	      "tasks\n"
 	      "    delete-agent ID            forget an agent (it must enroll "
 	      "again)\n"
 	      "    assign ID NAME [VERSION]   judge agent ID by whitelist NAME "
@@ -157,13 +163,14 @@ static void print_fleet(struct json_object *f)
 	       str_or(counts, "untrusted", "?"), str_or(counts, "stale", "?"),
 	       str_or(counts, "registered", "?"),
 	       str_or(counts, "enrolling", "?"));
-	printf("%-24s %-10s %-20s %-16s %5s  %s\n", "AGENT", "STATE",
-	       "LAST ATTESTATION", "WHITELIST", "BOOTS", "REASONS");
+	printf("%-24s %-10s %-20s %-16s %5s %-18s %s\n", "AGENT", "STATE",
+	       "LAST ATTESTATION", "WHITELIST", "BOOTS", "LATTICE", "REASONS");
 	n = agents ? json_object_array_length(agents) : 0;
 	for (i = 0; i < n; i++) {
 		struct json_object *a = json_object_array_get_idx(agents, i);
 		struct json_object *wl = NULL, *reasons = NULL, *last = NULL;
-		char when[32] = "-", wls[64] = "-";
+		struct json_object *lat = NULL;
+		char when[32] = "-", wls[64] = "-", lats[40] = "-";
 		size_t k, nr;
 
 		if (json_object_object_get_ex(a, "last_attestation", &last) &&
@@ -182,9 +189,14 @@ static void print_fleet(struct json_object *f)
 				 strcmp(str_or(wl, "version", "?"), "0")
 					 ? str_or(wl, "version", "?")
 					 : "newest");
-		printf("%-24s %-10s %-20s %-16s %5s  ", str_or(a, "id", "?"),
-		       str_or(a, "state", "?"), when, wls,
-		       str_or(a, "boot_count", "?"));
+		if (json_object_object_get_ex(a, "lattice", &lat) &&
+		    json_object_is_type(lat, json_type_object))
+			snprintf(lats, sizeof(lats), "%s/%s dem.",
+				 str_or(lat, "mode", "?"),
+				 str_or(lat, "demotions", "?"));
+		printf("%-24s %-10s %-20s %-16s %5s %-18s ",
+		       str_or(a, "id", "?"), str_or(a, "state", "?"), when,
+		       wls, str_or(a, "boot_count", "?"), lats);
 		json_object_object_get_ex(a, "failure_reasons", &reasons);
 		nr = reasons ? json_object_array_length(reasons) : 0;
 		for (k = 0; k < nr; k++)
@@ -224,6 +236,75 @@ static int cmd_fleet(struct ctl *c, int argc, char **argv)
 			rc = CTL_REFUSED;
 	}
 	json_object_put(f);
+	return rc;
+}
+
+static void print_lattice(struct json_object *lat)
+{
+	struct json_object *arr = NULL;
+	size_t i, n;
+
+	printf("module:          %s (slim.ko %s)%s\n",
+	       json_object_get_boolean(json_object_object_get(lat, "loaded"))
+		       ? "loaded"
+		       : "no load record",
+	       str_or(lat, "version", "?"),
+	       json_object_get_boolean(json_object_object_get(lat, "reloaded"))
+		       ? ", RELOADED in this boot"
+		       : "");
+	printf("mode:            %s\n", str_or(lat, "mode", "-"));
+	printf("policy digest:   %s\n", str_or(lat, "policy_digest", "-"));
+	printf("evm key:         %s\n",
+	       json_object_get_boolean(json_object_object_get(lat, "evm_key"))
+		       ? "loaded"
+		       : "not loaded");
+	printf("relabels:        %s\n", str_or(lat, "relabels", "?"));
+	printf("dropped events:  %s%s\n", str_or(lat, "dropped_events", "?"),
+	       json_object_get_boolean(
+		       json_object_object_get(lat, "events_capped"))
+		       ? " (cap reached)"
+		       : "");
+	printf("demotions:       %s of SYSTEM tasks\n",
+	       str_or(lat, "demotions", "?"));
+	json_object_object_get_ex(lat, "recent_demotions", &arr);
+	n = arr ? json_object_array_length(arr) : 0;
+	if (n)
+		printf("%-8s %-16s %-28s %-18s %s\n", "PID", "COMM", "EXE",
+		       "TO", "CAUSE");
+	for (i = 0; i < n; i++) {
+		struct json_object *d = json_object_array_get_idx(arr, i);
+
+		int ip = !strcmp(str_or(d, "cause", "?"), "ip");
+
+		printf("%-8s %-16s %-28s %-18s %s%s\n", str_or(d, "pid", "?"),
+		       str_or(d, "comm", "?"), str_or(d, "exe", "?"),
+		       str_or(d, "to", "?"), ip ? "IP socket" : "read ",
+		       ip ? "" : str_or(d, "path", "?"));
+	}
+}
+
+/* The lattice of one agent's last result, for people. */
+static int cmd_lattice(struct ctl *c, const char *id)
+{
+	struct json_object *o, *res, *lat;
+	char path[300];
+	int rc;
+
+	snprintf(path, sizeof(path), "/v1/agents/%s", id);
+	rc = call(c, "GET", path, NULL, &o);
+	if (rc != CTL_OK) {
+		json_object_put(o);
+		return rc;
+	}
+	if (json_object_object_get_ex(o, "last_result", &res) &&
+	    json_object_object_get_ex(res, "lattice", &lat) &&
+	    json_object_is_type(lat, json_type_object)) {
+		print_lattice(lat);
+	} else {
+		printf("no slim.ko state in the last result of %s\n", id);
+		rc = CTL_REFUSED;
+	}
+	json_object_put(o);
 	return rc;
 }
 
@@ -326,6 +407,8 @@ static int dispatch(struct ctl *c, int argc, char **argv)
 		snprintf(path, sizeof(path), "/v1/agents/%s", argv[1]);
 		return simple(c, "GET", path, NULL);
 	}
+	if (!strcmp(cmd, "lattice") && argc == 2)
+		return cmd_lattice(c, argv[1]);
 	if (!strcmp(cmd, "delete-agent") && argc == 2) {
 		snprintf(path, sizeof(path), "/v1/agents/%s", argv[1]);
 		return simple(c, "DELETE", path, NULL);

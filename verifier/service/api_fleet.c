@@ -2,7 +2,7 @@
 /*
  * api_fleet.c - GET /v1/fleet (admin): counts by state and one row per
  * agent (id, state, last attestation, failure reasons, whitelist and
- * version, boot count). "stale" is decided here, at read time, from the
+ * version, boot count, slim.ko's lattice as its last result showed it). "stale" is decided here, at read time, from the
  * shared database: an attested agent whose last attestation is older
  * than two intervals, whichever replica it last talked to.
  */
@@ -37,11 +37,12 @@ struct fleet {
 	int64_t now;
 };
 
+/* res: the last result, parsed (or NULL) */
 static struct json_object *reasons(const struct att_agent_rec *a,
-				   const char *state)
+				   const char *state, struct json_object *res)
 {
-	struct json_object *arr = json_object_new_array(), *res, *r;
-	char err[64], msg[128];
+	struct json_object *arr = json_object_new_array(), *r;
+	char msg[128];
 	size_t i, n;
 
 	if (!strcmp(state, "stale")) {
@@ -49,9 +50,7 @@ static struct json_object *reasons(const struct att_agent_rec *a,
 			 (long long)a->last_attest);
 		json_object_array_add(arr, json_object_new_string(msg));
 	}
-	if (strcmp(a->state, "untrusted") || !a->last_result ||
-	    att_json_parse(a->last_result, strlen(a->last_result), 32, &res,
-			   err, sizeof(err)))
+	if (strcmp(a->state, "untrusted") || !res)
 		return arr;
 	if (json_object_object_get_ex(res, "reasons", &r) &&
 	    json_object_is_type(r, json_type_array)) {
@@ -61,19 +60,34 @@ static struct json_object *reasons(const struct att_agent_rec *a,
 				arr, json_object_get(
 					     json_object_array_get_idx(r, i)));
 	}
-	json_object_put(res);
 	return arr;
+}
+
+/* slim.ko's lattice as the last result showed it, or null */
+static struct json_object *lattice(struct json_object *res)
+{
+	struct json_object *l;
+
+	if (res && json_object_object_get_ex(res, "lattice", &l) &&
+	    json_object_is_type(l, json_type_object))
+		return json_object_get(l);
+	return NULL;
 }
 
 static int add_row(const struct att_agent_rec *a, void *arg)
 {
 	struct fleet *f = arg;
 	const char *state = ver_effective_state(f->ctx, a, f->now);
-	struct json_object *o = json_object_new_object(), *w = NULL;
+	struct json_object *o = json_object_new_object(), *w = NULL, *res = NULL;
+	char err[64];
 	size_t i;
 
 	if (!o)
 		return ATT_E_NOMEM;
+	if (a->last_result &&
+	    att_json_parse(a->last_result, strlen(a->last_result), 32, &res,
+			   err, sizeof(err)))
+		res = NULL;
 	for (i = 0; i < NSTATES; i++)
 		if (!strcmp(state, fleet_states[i]))
 			f->counts[i]++;
@@ -89,11 +103,13 @@ static int add_row(const struct att_agent_rec *a, void *arg)
 	json_object_object_add(
 		o, "last_attestation",
 		a->last_attest ? json_object_new_int64(a->last_attest) : NULL);
-	json_object_object_add(o, "failure_reasons", reasons(a, state));
+	json_object_object_add(o, "failure_reasons", reasons(a, state, res));
+	json_object_object_add(o, "lattice", lattice(res));
 	json_object_object_add(o, "whitelist", w);
 	json_object_object_add(o, "boot_count",
 			       json_object_new_int64(a->boot_count));
 	json_object_array_add(f->rows, o);
+	json_object_put(res);
 	return 0;
 }
 

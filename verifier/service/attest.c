@@ -28,6 +28,9 @@ static const enum att_hash replay_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 struct run {
 	struct json_object *res, *reasons, *logs;
 	int trusted;
+	/* slim.ko's lattice, from the first list that carries it */
+	struct att_lat_state lat;
+	const char *lat_log;
 };
 
 static void reason(struct run *r, const char *fmt, ...)
@@ -103,6 +106,7 @@ static int advance(struct att_replay *rp, const struct ver_log_in *in,
 	struct att_ima_reader *rd;
 	struct att_ima_entry e;
 	uint64_t i;
+	char why[ATT_DETAIL_LEN];
 	int rc, ok;
 
 	rc = att_ima_reader_new_mem(in->data, in->len, ATT_IMA_FMT_BINARY,
@@ -114,6 +118,12 @@ static int advance(struct att_replay *rp, const struct ver_log_in *in,
 		rc = att_ima_reader_next(rd, &e);
 		if (!rc)
 			rc = att_replay_extend(rp, &e, &ok);
+		/* the prefix was judged: fold its lattice records again */
+		if (!rc && att_is_slim_event(&e))
+			rc = att_lat_step(att_replay_lattice(rp), NULL, &e, why,
+					  sizeof(why));
+		if (rc > 0)
+			rc = ATT_E_INTERNAL; /* it was accepted a moment ago */
 	}
 	att_ima_reader_free(rd);
 	return rc;
@@ -126,10 +136,38 @@ static int restore(struct att_replay *rp, const struct att_replay_state *saved)
 	return saved ? att_replay_restore(rp, saved) : ATT_OK;
 }
 
+/* The lattice state of this log, when it has one and none came before. */
+static void take_lattice(struct run *r, const struct att_lat_state *st,
+			 const char *log)
+{
+	if (r->lat_log || (!st->loaded && !st->gap))
+		return;
+	r->lat = *st;
+	r->lat_log = log;
+}
+
+/* A failed entry as a reason: slim.ko's records by what they say. */
+static void failure_reason(struct run *r, const struct att_check_failure *f)
+{
+	switch (f->verdict) {
+	case ATT_V_GAP:
+	case ATT_V_LATTICE_MALFORMED:
+	case ATT_V_LATTICE_POLICY:
+		reason(r, "%s: %s", att_verdict_name(f->verdict), f->detail);
+		break;
+	default:
+		reason(r, "%s: %.200s", att_verdict_name(f->verdict),
+		       f->path ? f->path : "");
+	}
+}
+
 /*
  * One log: its new entries from the saved state (NULL: from entry 0),
  * replayed against the quoted value of its PCR and judged. On a trusted
- * prefix, rp holds the state after it and *advanced is set.
+ * prefix, rp holds the state after it and *advanced is set. A list
+ * sent from entry 0 when a later entry was asked for is a list the agent
+ * found shorter than that (slim.ko removed and loaded again: a new list
+ * in the same boot): it is judged whole, from zero.
  */
 static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		     const struct ver_evidence *ev, const struct ver_log_in *in,
@@ -153,11 +191,19 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 	if (!in->present) {
 		reason(r, "log %s: not sent (the verifier asks for it)",
 		       in->name);
+		if (saved)
+			take_lattice(r, &saved->lat, in->name);
 		return 0;
 	}
 	json_object_object_add(log, "start",
 			       json_object_new_int64((int64_t)in->start));
 	att_check_result_init(&cr);
+	if (in->start == 0 && saved && saved->next_index) {
+		att_info("%s: log %s sent from entry 0 (a new list in this "
+			"boot): judged whole",
+			id, in->name);
+		saved = NULL;
+	}
 	rc = restore(rp, saved);
 	if (rc) {
 		att_err("%s: stored replay state of log %s unusable: %s", id,
@@ -170,6 +216,7 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		       "log %s: expected entries from %llu, got them from %llu",
 		       in->name, (unsigned long long)expect,
 		       (unsigned long long)in->start);
+		take_lattice(r, &att_replay_state(rp)->lat, in->name);
 		return 0;
 	}
 	if (!wl)
@@ -198,6 +245,8 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		log, "failures_total",
 		json_object_new_int64((int64_t)cr.failures_total));
 	add_failures(log, &cr);
+	/* the TPM vouches for the saved state and the matched prefix */
+	take_lattice(r, &cr.lattice, in->name);
 	if (cr.status == ATT_CHECK_ERROR) {
 		reason(r, "log %s: unreadable: %s", in->name, cr.errmsg);
 	} else if (!cr.replay_matched) {
@@ -205,16 +254,16 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		       "log %s: no prefix of the entries replays to the quoted "
 		       "PCR %u",
 		       in->name, in->pcr);
-	} else if (cr.failures_total) {
+	} else if (cr.failures_total || cr.lattice_refusal[0]) {
 		size_t i;
 
 		for (i = 0; i < cr.nfailures && i < 20; i++)
-			reason(r, "%s: %.200s",
-			       att_verdict_name(cr.failures[i].verdict),
-			       cr.failures[i].path ? cr.failures[i].path : "");
+			failure_reason(r, &cr.failures[i]);
 		if (cr.failures_total > cr.nfailures || cr.nfailures > 20)
 			reason(r, "... %llu failing entries in all (log %s)",
 			       (unsigned long long)cr.failures_total, in->name);
+		if (cr.lattice_refusal[0])
+			reason(r, "lattice: %s", cr.lattice_refusal);
 	} else if (wl) {
 		/* Trusted so far: move the saved state over the prefix. */
 		rc = restore(rp, saved);
@@ -280,6 +329,24 @@ static int check_logs(struct run *r, struct att_agent_rec *a,
 out:
 	ver_logstates_free(ls);
 	return rc;
+}
+
+/*
+ * slim.ko's lattice: shown when a list carries it; a whitelist that
+ * requires a mode requires a list that shows it.
+ */
+static void check_lattice(struct run *r, const struct att_wl *wl)
+{
+	const struct att_lat_policy *pol = wl ? att_wl_lattice(wl) : NULL;
+
+	if (r->lat_log)
+		json_object_object_add(r->res, "lattice",
+				       att_lat_state_json(&r->lat, r->lat_log));
+	if (pol && pol->mode >= 0 && !r->lat.loaded)
+		reason(r,
+		       "lattice: no slim.ko state in any list (the whitelist "
+		       "requires mode %s)",
+		       att_sev_mode_name((unsigned int)pol->mode));
 }
 
 /* The UEFI event log replayed against the quoted PCRs 0-7. */
@@ -456,6 +523,7 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 	rc = check_logs(&r, a, wl, ev, rp, uefi_ok);
 	if (rc)
 		goto out;
+	check_lattice(&r, wl);
 done:
 	snprintf(a->state, sizeof(a->state), "%s",
 		 r.trusted ? "trusted" : "untrusted");

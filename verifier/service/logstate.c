@@ -86,6 +86,8 @@ int ver_logstates_decode(const uint8_t *p, size_t len, struct ver_logstates *s)
 	if (len < 4 || memcmp(p, ls_magic, 4)) {
 		/* One bare state: written when "ima" was the only log. */
 		rc = att_replay_state_decode(p, len, &s->log[0].st);
+		if (rc == ATT_E_UNSUPPORTED)
+			return ATT_OK; /* an older encoding: from entry 0 */
 		if (rc)
 			return rc;
 		memcpy(s->log[0].name, "ima", 4);
@@ -105,11 +107,13 @@ int ver_logstates_decode(const uint8_t *p, size_t len, struct ver_logstates *s)
 		    att_rd_u32be(&r, &sl) || sl > LS_STATE_MAX ||
 		    att_rd_bytes(&r, sl, &b))
 			return ATT_E_FORMAT;
-		rc = att_replay_state_decode(b, sl, &s->log[i].st);
+		rc = att_replay_state_decode(b, sl, &s->log[s->n].st);
+		if (rc == ATT_E_UNSUPPORTED)
+			continue; /* an older encoding: from entry 0 */
 		if (rc)
 			return rc;
-		memcpy(s->log[i].name, name, (size_t)nl + 1);
-		s->n = i + 1;
+		memcpy(s->log[s->n].name, name, (size_t)nl + 1);
+		s->n++;
 	}
 	if (ver == 2) {
 		uint8_t fl;

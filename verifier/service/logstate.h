@@ -7,7 +7,9 @@
  * Encoding: "AVLS", version 2, count (u8), then per log: name length (u8),
  * name, state length (u32 big-endian), att_replay_state_encode() bytes;
  * then flags (u8, VER_LS_*; other bits refused). Version 1 (no flags)
- * is still read.
+ * is still read. A log whose state has an older encoding than this
+ * verifier writes (att_replay_state_decode: ATT_E_UNSUPPORTED) is left
+ * out: it is asked for and replayed from entry 0 again.
  * A blob that is one bare att_replay_state encoding (what verifiers wrote
  * before several logs existed) reads as the state of the log "ima".
  */

@@ -360,6 +360,17 @@ static void print_text(const struct check_args *a,
 			       : "does NOT match the PCR values at any prefix");
 	else
 		printf("replay: not compared (no --pcrs given)\n");
+	if (res->lattice.loaded)
+		printf("lattice: slim.ko %s, mode %s, %llu demotions of "
+		       "SYSTEM tasks, %llu relabels, %llu events dropped%s\n",
+		       res->lattice.version,
+		       att_sev_mode_name(res->lattice.mode),
+		       (unsigned long long)res->lattice.demotions,
+		       (unsigned long long)res->lattice.relabels,
+		       (unsigned long long)res->lattice.dropped,
+		       res->lattice.gap ? ", reloaded in this boot" : "");
+	if (res->lattice_refusal[0])
+		printf("FAIL lattice: %s\n", res->lattice_refusal);
 	if (res->counts[ATT_V_UNCHECKED])
 		printf("note: %llu entries could not be checked "
 		       "(boot_aggregate needs PCRs 0-7)\n",
@@ -428,6 +439,13 @@ static void print_json(const struct check_args *a,
 		free(p);
 	}
 	json_object_object_add(o, "failures", fails);
+	if (res->lattice.loaded || res->lattice.gap)
+		json_object_object_add(o, "lattice",
+				       att_lat_state_json(&res->lattice, NULL));
+	if (res->lattice_refusal[0])
+		json_object_object_add(
+			o, "lattice_refusal",
+			json_object_new_string(res->lattice_refusal));
 	puts(json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);

@@ -270,7 +270,7 @@ static int export_excludes(struct wldoc *d, const char *out)
 	return rc;
 }
 
-/* A Keylime runtime policy: attest's own section dropped, defaults filled. */
+/* A Keylime runtime policy: attest's own sections dropped, defaults filled. */
 static int export_policy(struct wldoc *d, const char *out)
 {
 	static const char *const maps[] = {"digests", "keyrings", "ima-buf"};
@@ -278,6 +278,7 @@ static int export_policy(struct wldoc *d, const char *out)
 	size_t i;
 
 	json_object_object_del(d->root, "attest");
+	json_object_object_del(d->root, "lattice");
 	for (i = 0; i < 3; i++)
 		if (!json_object_object_get_ex(d->root, maps[i], &o))
 			json_object_object_add(d->root, maps[i],

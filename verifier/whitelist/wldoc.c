@@ -218,7 +218,7 @@ static int merge_map(struct wldoc *d, const struct wldoc *src, const char *name)
 
 int wldoc_merge(struct wldoc *d, const struct wldoc *src)
 {
-	struct json_object *ex, *ima, *ign, *at, *keys;
+	struct json_object *ex, *ima, *ign, *at, *keys, *lat;
 	int rc;
 
 	/* attest options: the later whitelist's settings win. */
@@ -231,6 +231,9 @@ int wldoc_merge(struct wldoc *d, const struct wldoc *src)
 		json_object_object_foreach(at, k, v)
 			json_object_object_add(dat, k, json_object_get(v));
 	}
+	/* slim.ko's lattice policy: the later whitelist's section wins. */
+	if (json_object_object_get_ex(src->root, "lattice", &lat))
+		json_object_object_add(d->root, "lattice", json_object_get(lat));
 	if (json_object_object_get_ex(src->root, "verification-keys", &keys)) {
 		struct json_object *dk;
 

@@ -8,6 +8,12 @@
  * The list is trusted only when the replay reaches the quoted values at
  * some prefix and no entry of that prefix failed. Entries after the
  * matched prefix are counted as unverified, never as verified.
+ *
+ * slim.ko's records are judged whatever the whitelist: a slim_gap record
+ * (the module was reloaded in this boot) is a failure, and so is a
+ * slim_event record that does not parse or is out of sequence; the
+ * whitelist's lattice section judges the valid ones and the state they
+ * fold into (att_lat_step, att_lat_final).
  */
 #ifndef ATTEST_CHECK_H
 #define ATTEST_CHECK_H
@@ -32,7 +38,7 @@ struct att_check_failure {
 	uint32_t pcr;
 	char *path; /* NUL-terminated copy, bytes as in the list */
 	size_t path_len;
-	char detail[160];
+	char detail[ATT_DETAIL_LEN];
 };
 
 enum att_check_status {
@@ -53,6 +59,14 @@ struct att_check_result {
 	int replay_compared; /* quoted values were given */
 	int replay_matched;  /* some prefix matched them */
 	enum att_replay_rule rule;
+	/*
+	 * slim.ko's lattice (docs/lattice-events.md) at the end of the
+	 * matched prefix (of the whole list without quoted values; the
+	 * replay's starting state when nothing matched), and the lattice
+	 * policy's verdict on it: empty when accepted.
+	 */
+	struct att_lat_state lattice;
+	char lattice_refusal[200];
 	int error; /* ATT_E_* when status is ERROR */
 	char errmsg[300];
 };

@@ -8,7 +8,11 @@
  * rules are tracked until a match with quoted values decides which one the
  * host uses. A violation (zero template digest) extends 0xff..ff.
  *
- * The state (entry index, byte offset, running PCR values, rule) can be
+ * A slim_gap record at index 0 (kernel/README.md) sets each bank to the
+ * value it names before it is extended like any entry.
+ *
+ * The state (entry index, byte offset, running PCR values, rule, the
+ * lattice state folded by att_check_list) can be
  * saved and restored, so a verifier replays only the new entries of a list
  * and can test every prefix against a quoted PCR value.
  */
@@ -20,6 +24,7 @@
 
 #include "attest/digest.h"
 #include "attest/ima.h"
+#include "attest/lattice.h"
 #include "attest/pcrs.h"
 
 #define ATT_REPLAY_MAX_BANKS 4
@@ -39,6 +44,8 @@ struct att_replay_state {
 	enum att_hash banks[ATT_REPLAY_MAX_BANKS];
 	/* [rule-1][bank slot][pcr] */
 	uint8_t val[2][ATT_REPLAY_MAX_BANKS][ATT_PCR_COUNT][ATT_DIGEST_MAX];
+	/* slim.ko's lattice, folded from the entries replayed (check.c) */
+	struct att_lat_state lat;
 };
 
 struct att_replay;
@@ -83,10 +90,16 @@ int att_replay_match(struct att_replay *rp, const struct att_pcrs *quoted,
 		     uint32_t pcr_mask);
 
 const struct att_replay_state *att_replay_state(const struct att_replay *rp);
+/* The lattice state that travels with the replay (att_lat_step folds). */
+struct att_lat_state *att_replay_lattice(struct att_replay *rp);
 int att_replay_restore(struct att_replay *rp,
 		       const struct att_replay_state *st);
 
-/* A versioned, portable byte encoding of the state (for storage). */
+/*
+ * A versioned, portable byte encoding of the state (for storage). A
+ * version 1 encoding (no lattice state) decodes as ATT_E_UNSUPPORTED: the
+ * caller replays that list from its start.
+ */
 int att_replay_state_encode(const struct att_replay_state *st, uint8_t **out,
 			    size_t *outlen);
 int att_replay_state_decode(const uint8_t *p, size_t len,

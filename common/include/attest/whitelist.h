@@ -41,6 +41,10 @@ enum att_verdict {
 	ATT_V_BUF_DIGEST_BAD,	  /* ima-buf digest is not the buffer's hash */
 	ATT_V_NO_DIGEST,	  /* template without a file digest */
 	ATT_V_GAP, /* the list continues after an unmeasured gap */
+	/* slim.ko's lattice event records (docs/lattice-events.md) */
+	ATT_V_LATTICE_OK,	 /* acceptable (not a failure) */
+	ATT_V_LATTICE_MALFORMED, /* not a valid record */
+	ATT_V_LATTICE_POLICY,	 /* the whitelist's lattice section refuses it */
 	ATT_V_COUNT,
 };
 
@@ -48,7 +52,7 @@ enum att_verdict {
 
 static inline int att_verdict_ok(enum att_verdict v)
 {
-	return v < ATT_V_FIRST_FAILURE;
+	return v < ATT_V_FIRST_FAILURE || v == ATT_V_LATTICE_OK;
 }
 
 /* "allowed", "unknown-path", ... (stable: used in JSON and the API). */
@@ -97,12 +101,14 @@ size_t att_wl_digest_count(const struct att_wl *wl);
 enum att_wl_violations att_wl_violations(const struct att_wl *wl);
 
 /* Judgement of one entry. */
+#define ATT_DETAIL_LEN 320
+
 struct att_judgement {
 	enum att_verdict verdict;
 	uint64_t index;
 	const uint8_t *path; /* points into the entry */
 	size_t path_len;
-	char detail[160]; /* e.g. the digest seen, the key id */
+	char detail[ATT_DETAIL_LEN]; /* e.g. the digest seen, the key id */
 };
 
 /*
@@ -124,5 +130,9 @@ typedef int (*att_wl_path_fn)(const uint8_t *path, size_t path_len,
 			      const uint8_t *const *digests, const size_t *lens,
 			      size_t n, void *arg);
 int att_wl_foreach_path(const struct att_wl *wl, att_wl_path_fn fn, void *arg);
+
+struct att_lat_policy;
+/* The "lattice" section, NULL when the whitelist has none. */
+const struct att_lat_policy *att_wl_lattice(const struct att_wl *wl);
 
 #endif

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * lattice.h - slim.ko's lattice event records (docs/lattice-events.md):
+ * the record parser, the host's lattice state folded from them, and the
+ * whitelist's lattice policy that judges them.
+ *
+ * A record is the buffer of an ima-buf entry named "slim_event". The
+ * parser reads it with a bounded reader, caps every size, and never
+ * points outside the buffer it was given.
+ */
+#ifndef ATTEST_LATTICE_H
+#define ATTEST_LATTICE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "attest/buf.h"
+#include "attest/digest.h"
+#include "attest/ima.h"
+#include "attest/rd.h"
+
+#define ATT_SEV_MAX_LEN	   1024 /* the module's record size cap */
+#define ATT_SEV_STR_MAX	   255	/* the module's string cap */
+#define ATT_SEV_DIGEST_LEN 32
+
+enum att_sev_type {
+	ATT_SEV_LOAD = 1,
+	ATT_SEV_MODE = 2,
+	ATT_SEV_POLICY = 3,
+	ATT_SEV_EVM_KEY = 4,
+	ATT_SEV_RELABEL = 5,
+	ATT_SEV_DEMOTION = 6,
+	ATT_SEV_DROPPED = 7,
+};
+
+enum att_sev_mode {
+	ATT_SEV_MODE_OFF = 0,
+	ATT_SEV_MODE_PERMISSIVE = 1,
+	ATT_SEV_MODE_ENFORCE = 2,
+};
+
+enum att_sev_cause {
+	ATT_SEV_CAUSE_FILE = 1,
+	ATT_SEV_CAUSE_IP = 2,
+};
+
+/* A string field: bytes of the record, not NUL-terminated, no NUL. */
+struct att_sev_str {
+	const uint8_t *p;
+	size_t len;
+};
+
+struct att_slim_event {
+	uint8_t type;
+	uint64_t seq;
+	uint64_t time;
+	uint32_t have; /* bit (1 << tag) for every field present */
+	struct att_sev_str version, default_label, comm, exe, old_label,
+		new_label, path;
+	uint8_t mode, old_mode, pcr, lock, evm_demote, cause, source, final;
+	uint32_t pid;
+	uint64_t count;
+	const uint8_t *digest; /* ATT_SEV_DIGEST_LEN bytes */
+};
+
+/*
+ * Parses one record. ATT_OK, or ATT_E_FORMAT / ATT_E_TRUNCATED /
+ * ATT_E_TOO_BIG / ATT_E_UNSUPPORTED with a reason in why.
+ */
+int att_slim_event_parse(const uint8_t *buf, size_t len,
+			 struct att_slim_event *ev, char *why, size_t whylen);
+/* "load", "mode", ... ("unknown" otherwise). */
+const char *att_sev_type_name(unsigned int type);
+/* "off", "permissive", "enforce" ("unknown" otherwise). */
+const char *att_sev_mode_name(unsigned int mode);
+/* An ima-buf entry named slim_event. */
+int att_is_slim_event(const struct att_ima_entry *e);
+
+/*
+ * slim.ko's gap record (kernel/README.md, "The gap entry"): an ima-ng
+ * entry at index 0 named "slim_gap <bank>:<hex> ...", the PCR's value in
+ * each bank when the module started. Banks this verifier has no hash
+ * for are skipped; the d-ng digest must be the value of its bank.
+ */
+#define ATT_GAP_MAX_BANKS 8
+
+struct att_slim_gap {
+	unsigned int n;
+	enum att_hash alg[ATT_GAP_MAX_BANKS];
+	uint8_t val[ATT_GAP_MAX_BANKS][ATT_DIGEST_MAX];
+};
+
+int att_is_slim_gap(const struct att_ima_entry *e);
+/* ATT_OK, or ATT_E_FORMAT with what is wrong in why. */
+int att_slim_gap_parse(const struct att_ima_entry *e, struct att_slim_gap *g,
+		       char *why, size_t whylen);
+
+/* What the verifier remembers of one host's lattice. */
+#define ATT_LAT_RECENT 8
+#define ATT_LAT_TEXT   128
+
+struct att_lat_demotion {
+	uint64_t time;
+	uint32_t pid;
+	uint8_t cause;
+	char comm[17];
+	char exe[ATT_LAT_TEXT + 1];
+	char path[ATT_LAT_TEXT + 1];
+	char old_label[48];
+	char new_label[48];
+};
+
+struct att_lat_state {
+	int loaded;	   /* a load record was seen */
+	uint64_t next_seq; /* the seq the next record must have */
+	uint8_t mode;
+	char version[33];
+	int have_policy;
+	uint8_t policy_digest[ATT_SEV_DIGEST_LEN];
+	int evm_key;
+	uint64_t relabels;
+	uint64_t demotions;   /* of SYSTEM tasks */
+	uint64_t dropped;     /* events the module did not record */
+	int capped;	      /* a final dropped record */
+	int gap;	      /* the list starts with slim_gap */
+	unsigned int nrecent; /* newest last */
+	struct att_lat_demotion recent[ATT_LAT_RECENT];
+};
+
+void att_lat_state_init(struct att_lat_state *st);
+/* Appends a versioned encoding / reads one back (bounded). */
+int att_lat_state_encode(const struct att_lat_state *st, struct att_buf *b);
+int att_lat_state_decode(struct att_rd *r, struct att_lat_state *st);
+
+/* The whitelist's "lattice" section. */
+enum att_lat_demotions { ATT_LAT_DEMOTIONS_ALLOW = 0, ATT_LAT_DEMOTIONS_DENY };
+
+struct att_lat_match {
+	char *exe, *comm, *path; /* NULL: any; a trailing '*' is a prefix */
+	int cause;		 /* 0: any */
+};
+
+struct att_lat_policy {
+	int mode; /* -1: not checked */
+	uint8_t (*digests)[ATT_SEV_DIGEST_LEN];
+	size_t ndigests;
+	int check_digests;
+	int evm_key;	     /* required */
+	int relabels;	     /* allowed */
+	int dropped_allowed; /* dropped records acceptable */
+	enum att_lat_demotions demotions;
+	struct att_lat_match *acceptable;
+	size_t nacceptable;
+};
+
+struct json_object;
+/* From the section's JSON object; err names the offending key. */
+int att_lat_policy_from_json(struct json_object *o, struct att_lat_policy **out,
+			     char *err, size_t errlen);
+void att_lat_policy_free(struct att_lat_policy *p);
+
+/*
+ * The state as JSON (schemas/lattice.schema.json): log (the list it came
+ * from, omitted when NULL), loaded, reloaded, version, mode,
+ * policy_digest, evm_key, relabels, demotions, dropped_events,
+ * events_capped, recent_demotions (newest first). NULL: out of memory.
+ */
+struct json_object *att_lat_state_json(const struct att_lat_state *st,
+				       const char *log);
+
+enum att_lat_outcome {
+	ATT_LAT_OK = 0,	       /* acceptable record, folded */
+	ATT_LAT_MALFORMED = 1, /* not a valid record (not folded) */
+	ATT_LAT_REFUSED = 2,   /* valid, folded, the policy refuses it */
+};
+
+/*
+ * One slim_event entry: parsed, checked against the state (seq) and the
+ * policy (NULL: none), folded into the state. Returns an outcome (why
+ * says what is wrong) or a negative ATT_E_* on an internal error.
+ */
+int att_lat_step(struct att_lat_state *st, const struct att_lat_policy *pol,
+		 const struct att_ima_entry *e, char *why, size_t whylen);
+
+/*
+ * The checks on the state at the end of a trusted prefix: the required
+ * mode now, the EVM key. 1 (why set) when the policy refuses the state.
+ */
+int att_lat_final(const struct att_lat_state *st,
+		  const struct att_lat_policy *pol, char *why, size_t whylen);
+
+#endif

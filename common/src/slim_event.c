@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * slim_event.c - parsing slim.ko's lattice event records
+ * (docs/lattice-events.md): a 24-byte header, then u16 tag, u16 len,
+ * value fields, all little-endian, exactly filling the record.
+ */
+#include "attest/lattice.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "attest/err.h"
+#include "attest/rd.h"
+
+enum sev_tag {
+	T_VERSION = 1,
+	T_MODE,
+	T_OLD_MODE,
+	T_PCR,
+	T_LOCK,
+	T_EVM_DEMOTE,
+	T_DEFAULT_LABEL,
+	T_DIGEST,
+	T_PID,
+	T_COMM,
+	T_EXE,
+	T_OLD_LABEL,
+	T_NEW_LABEL,
+	T_PATH,
+	T_CAUSE,
+	T_COUNT,
+	T_SOURCE,
+	T_FINAL,
+	T_LAST = T_FINAL,
+};
+
+#define B(t) (1u << (t))
+
+/* the fields each type must carry */
+static const uint32_t required[] = {
+	[ATT_SEV_LOAD] = B(T_VERSION) | B(T_MODE) | B(T_PCR) | B(T_LOCK) |
+			 B(T_EVM_DEMOTE) | B(T_DEFAULT_LABEL),
+	[ATT_SEV_MODE] = B(T_OLD_MODE) | B(T_MODE) | B(T_PID) | B(T_COMM),
+	[ATT_SEV_POLICY] = B(T_DIGEST) | B(T_SOURCE) | B(T_PID) | B(T_COMM),
+	[ATT_SEV_EVM_KEY] = B(T_PID) | B(T_COMM),
+	[ATT_SEV_RELABEL] = B(T_PATH) | B(T_OLD_LABEL) | B(T_NEW_LABEL) |
+			    B(T_PID) | B(T_COMM),
+	[ATT_SEV_DEMOTION] = B(T_PID) | B(T_COMM) | B(T_EXE) | B(T_OLD_LABEL) |
+			     B(T_NEW_LABEL) | B(T_CAUSE),
+	[ATT_SEV_DROPPED] = B(T_COUNT) | B(T_FINAL),
+};
+
+static const char *const type_names[] = {
+	[ATT_SEV_LOAD] = "load",       [ATT_SEV_MODE] = "mode",
+	[ATT_SEV_POLICY] = "policy",   [ATT_SEV_EVM_KEY] = "evm_key",
+	[ATT_SEV_RELABEL] = "relabel", [ATT_SEV_DEMOTION] = "demotion",
+	[ATT_SEV_DROPPED] = "dropped",
+};
+
+const char *att_sev_type_name(unsigned int type)
+{
+	if (type >= sizeof(type_names) / sizeof(type_names[0]) ||
+	    !type_names[type])
+		return "unknown";
+	return type_names[type];
+}
+
+const char *att_sev_mode_name(unsigned int mode)
+{
+	static const char *const names[] = {"off", "permissive", "enforce"};
+
+	return mode < 3 ? names[mode] : "unknown";
+}
+
+int att_is_slim_event(const struct att_ima_entry *e)
+{
+	return e->template_name && !strcmp(e->template_name, "ima-buf") &&
+	       e->path && e->path_len == 10 &&
+	       !memcmp(e->path, "slim_event", 10);
+}
+
+static int fail(char *why, size_t n, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int fail(char *why, size_t n, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, n, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/* an integer field of its exact size */
+static int field_int(struct att_rd *f, size_t len, size_t want, uint64_t *v)
+{
+	uint8_t b;
+	uint32_t w;
+
+	if (len != want)
+		return ATT_E_FORMAT;
+	if (want == 1) {
+		att_rd_u8(f, &b);
+		*v = b;
+	} else if (want == 4) {
+		att_rd_u32le(f, &w);
+		*v = w;
+	} else {
+		att_rd_u64le(f, v);
+	}
+	return ATT_OK;
+}
+
+static int field_str(const uint8_t *p, size_t len, struct att_sev_str *s)
+{
+	if (len > ATT_SEV_STR_MAX || memchr(p, '\0', len))
+		return ATT_E_FORMAT;
+	s->p = p;
+	s->len = len;
+	return ATT_OK;
+}
+
+static int take_field(struct att_slim_event *ev, unsigned int tag,
+		      const uint8_t *p, size_t len)
+{
+	struct att_sev_str *str[] = {
+		[T_VERSION] = &ev->version,
+		[T_DEFAULT_LABEL] = &ev->default_label,
+		[T_COMM] = &ev->comm,
+		[T_EXE] = &ev->exe,
+		[T_OLD_LABEL] = &ev->old_label,
+		[T_NEW_LABEL] = &ev->new_label,
+		[T_PATH] = &ev->path,
+	};
+	uint8_t *u8s[] = {
+		[T_MODE] = &ev->mode,
+		[T_OLD_MODE] = &ev->old_mode,
+		[T_PCR] = &ev->pcr,
+		[T_LOCK] = &ev->lock,
+		[T_EVM_DEMOTE] = &ev->evm_demote,
+		[T_CAUSE] = &ev->cause,
+		[T_SOURCE] = &ev->source,
+		[T_FINAL] = &ev->final,
+	};
+	struct att_rd f;
+	uint64_t v = 0;
+	int rc;
+
+	att_rd_init(&f, p, len);
+	if (tag == T_DIGEST) {
+		if (len != ATT_SEV_DIGEST_LEN)
+			return ATT_E_FORMAT;
+		ev->digest = p;
+		return ATT_OK;
+	}
+	if (tag == T_PID) {
+		rc = field_int(&f, len, 4, &v);
+		ev->pid = (uint32_t)v;
+		return rc;
+	}
+	if (tag == T_COUNT)
+		return field_int(&f, len, 8, &ev->count);
+	if (tag < sizeof(str) / sizeof(str[0]) && str[tag])
+		return field_str(p, len, str[tag]);
+	rc = field_int(&f, len, 1, &v);
+	if (!rc)
+		*u8s[tag] = (uint8_t)v;
+	return rc;
+}
+
+static int check_values(const struct att_slim_event *ev, char *why, size_t n)
+{
+	if ((ev->have & B(T_MODE)) && ev->mode > ATT_SEV_MODE_ENFORCE)
+		return fail(why, n, ATT_E_FORMAT, "mode %u", ev->mode);
+	if ((ev->have & B(T_OLD_MODE)) && ev->old_mode > ATT_SEV_MODE_ENFORCE)
+		return fail(why, n, ATT_E_FORMAT, "old mode %u", ev->old_mode);
+	if (ev->type == ATT_SEV_DEMOTION) {
+		if (ev->cause != ATT_SEV_CAUSE_FILE &&
+		    ev->cause != ATT_SEV_CAUSE_IP)
+			return fail(why, n, ATT_E_FORMAT, "cause %u",
+				    ev->cause);
+		if (ev->cause == ATT_SEV_CAUSE_FILE && !(ev->have & B(T_PATH)))
+			return fail(why, n, ATT_E_FORMAT,
+				    "demotion by a file without its path (%u)",
+				    T_PATH);
+	}
+	if ((ev->have & B(T_FINAL)) && ev->final > 1)
+		return fail(why, n, ATT_E_FORMAT, "final %u", ev->final);
+	if ((ev->have & B(T_SOURCE)) && ev->source > 1)
+		return fail(why, n, ATT_E_FORMAT, "source %u", ev->source);
+	return ATT_OK;
+}
+
+int att_slim_event_parse(const uint8_t *buf, size_t len,
+			 struct att_slim_event *ev, char *why, size_t whylen)
+{
+	const uint8_t *magic, *val;
+	uint8_t version, type;
+	uint16_t reserved, tag, flen;
+	struct att_rd r;
+	int rc;
+
+	memset(ev, 0, sizeof(*ev));
+	why[0] = '\0';
+	if (len > ATT_SEV_MAX_LEN)
+		return fail(why, whylen, ATT_E_TOO_BIG,
+			    "record of more than %u bytes", ATT_SEV_MAX_LEN);
+	att_rd_init(&r, buf, len);
+	if (att_rd_bytes(&r, 4, &magic) || att_rd_u8(&r, &version) ||
+	    att_rd_u8(&r, &type) || att_rd_u16le(&r, &reserved) ||
+	    att_rd_u64le(&r, &ev->seq) || att_rd_u64le(&r, &ev->time))
+		return fail(why, whylen, ATT_E_TRUNCATED,
+			    "record shorter than its %u-byte header", 24);
+	if (memcmp(magic, "SLEV", 4))
+		return fail(why, whylen, ATT_E_FORMAT, "bad magic (version %u)",
+			    version);
+	if (version != 1)
+		return fail(why, whylen, ATT_E_UNSUPPORTED, "version %u",
+			    version);
+	if (type < ATT_SEV_LOAD || type > ATT_SEV_DROPPED)
+		return fail(why, whylen, ATT_E_UNSUPPORTED, "unknown type %u",
+			    type);
+	if (reserved)
+		return fail(why, whylen, ATT_E_FORMAT, "reserved bytes %u",
+			    reserved);
+	ev->type = type;
+	while (att_rd_left(&r)) {
+		if (att_rd_u16le(&r, &tag) || att_rd_u16le(&r, &flen) ||
+		    att_rd_bytes(&r, flen, &val))
+			return fail(why, whylen, ATT_E_TRUNCATED,
+				    "field at byte %u runs past the record",
+				    (unsigned int)r.off);
+		if (!tag || tag > T_LAST)
+			continue; /* a later version's field */
+		if (ev->have & B(tag))
+			return fail(why, whylen, ATT_E_FORMAT, "field %u twice",
+				    tag);
+		ev->have |= B(tag);
+		rc = take_field(ev, tag, val, flen);
+		if (rc)
+			return fail(why, whylen, rc,
+				    "field %u: bad length or bytes", tag);
+	}
+	if ((ev->have & required[type]) != required[type]) {
+		snprintf(why, whylen, "%s record without a required field",
+			 att_sev_type_name(type));
+		return ATT_E_FORMAT;
+	}
+	return check_values(ev, why, whylen);
+}
