@@ -16,6 +16,7 @@
 #include "attest/err.h"
 #include "attest/json.h"
 #include "attest/log.h"
+#include "attest/replay.h"
 #include "attest/tpm_quote.h"
 
 #define NONCE_MAX      64
@@ -170,6 +171,34 @@ static char *b64(const uint8_t *p, size_t n)
 	return s;
 }
 
+/*
+ * *replaced: the challenge names the identity of the list the verifier
+ * has replayed (first_entry) and this list's entry 0 is another one.
+ * Without first_entry (an older verifier) nothing is known: 0.
+ */
+static int same_list(struct agent_log *src, struct json_object *asked,
+		     int *replaced)
+{
+	const char *id = jstr(asked, "first_entry");
+	uint8_t digest[ATT_DIGEST_MAX];
+	enum att_hash alg;
+	int rc, same;
+
+	*replaced = 0;
+	if (!id)
+		return ATT_OK;
+	if (att_list_id_parse(id, &alg, digest)) {
+		att_err("log %s: the challenge's first_entry '%.80s' is not "
+			"<bank>:<hex>",
+			src->name, id);
+		return ATT_E_FORMAT;
+	}
+	rc = agent_log_first_is(src, alg, digest, &same);
+	if (!rc)
+		*replaced = !same;
+	return rc;
+}
+
 /* The logs the verifier asked for, read now (after the quote). */
 static int logs_json(const struct agent_attest_ctx *ctx,
 		     struct json_object *challenge, struct json_object *out,
@@ -192,7 +221,7 @@ static int logs_json(const struct agent_attest_ctx *ctx,
 		uint64_t count;
 		size_t k;
 		char *enc;
-		int more;
+		int more, replaced = 0;
 
 		if (!name || !json_object_object_get_ex(l, "next_entry", &v) ||
 		    (next = json_object_get_int64(v)) < 0)
@@ -209,8 +238,19 @@ static int logs_json(const struct agent_attest_ctx *ctx,
 			return ATT_E_NOT_FOUND;
 		}
 		att_buf_init(&buf, 0);
-		rc = agent_log_read(src, (uint64_t)next, AGENT_LOG_ROUND_MAX,
-				    &buf, &count, &more);
+		rc = next ? same_list(src, l, &replaced) : ATT_OK;
+		if (!rc && replaced) {
+			att_warn("log %s: entry 0 is not the one the verifier "
+				 "has replayed (a new list): sending it from "
+				 "entry 0",
+				 name);
+			agent_log_reset(src);
+			next = 0;
+		}
+		if (!rc)
+			rc = agent_log_read(src, (uint64_t)next,
+					    AGENT_LOG_ROUND_MAX, &buf, &count,
+					    &more);
 		if (!rc && src->shorter) {
 			/* a new list in this boot: the verifier judges it
 			 * whole when it starts at entry 0 */

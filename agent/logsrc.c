@@ -188,3 +188,30 @@ int agent_log_read(struct agent_log *l, uint64_t from_index, size_t max_bytes,
 				out);
 	return rc;
 }
+
+int agent_log_first_is(struct agent_log *l, enum att_hash alg,
+		       const uint8_t *digest, int *same)
+{
+	struct att_ima_reader *r = NULL;
+	struct att_ima_entry e;
+	int rc;
+
+	*same = 0;
+	if (lseek(l->fd, 0, SEEK_SET) < 0)
+		return ATT_E_IO;
+	rc = att_ima_reader_new_fd(l->fd, ATT_IMA_FMT_BINARY, l->tdigest_alg,
+				   NULL, &r);
+	if (!rc)
+		rc = att_ima_reader_next(r, &e);
+	if (rc == ATT_E_EOF) {
+		rc = ATT_OK; /* an empty list is not the one named */
+	} else if (rc) {
+		att_err("log %s: entry 0: %s", l->name,
+			r ? att_ima_reader_error(r) : att_strerror(rc));
+	} else {
+		*same = e.tdigest_alg == alg &&
+			!memcmp(e.tdigest, digest, att_hash_size(alg));
+	}
+	att_ima_reader_free(r);
+	return rc;
+}

@@ -66,4 +66,14 @@ void agent_log_reset(struct agent_log *l);
 int agent_log_read(struct agent_log *l, uint64_t from_index, size_t max_bytes,
 		   struct att_buf *out, uint64_t *count, int *more);
 
+/*
+ * Whether the list's entry 0 has the template digest `digest` of bank
+ * `alg` (the identity the verifier names in its challenge): *same is 1
+ * when it has, 0 when it has another or the list is empty (a new list:
+ * slim.ko removed and loaded again). ATT_E_FORMAT etc. when entry 0
+ * cannot be read.
+ */
+int agent_log_first_is(struct agent_log *l, enum att_hash alg,
+		       const uint8_t *digest, int *same);
+
 #endif

@@ -10,6 +10,15 @@
 #include <linux/ftrace.h>
 #include <linux/fs.h>
 #include <linux/ptrace.h>
+#include <linux/rcupdate.h>
+#include <linux/mm_types.h>
+
+/* <asm/unaligned.h> moved to <linux/unaligned.h> in 6.12 (Kbuild tests) */
+#ifdef SLIM_HAVE_LINUX_UNALIGNED
+#include <linux/unaligned.h>
+#else
+#include <asm/unaligned.h>
+#endif
 
 /*
  * Argument n of the traced function, from the registers ftrace saved.
@@ -55,6 +64,28 @@ static inline struct timespec64 slim_inode_ctime(const struct inode *inode)
 #else
 #define slim_ftrace_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
 #endif
+
+/*
+ * The executable of @mm with a reference taken, or NULL; safe in atomic
+ * context. 6.1's get_file_rcu() is a macro taking the file (files are
+ * freed after an RCU grace period); since 6.7 it is a function taking the
+ * RCU pointer (files are SLAB_TYPESAFE_BY_RCU) and rechecks it.
+ */
+static inline struct file *slim_mm_exe_file(struct mm_struct *mm)
+{
+	struct file *f;
+
+	rcu_read_lock();
+#ifdef get_file_rcu
+	f = rcu_dereference(mm->exe_file);
+	if (f && !get_file_rcu(f))
+		f = NULL;
+#else
+	f = get_file_rcu(&mm->exe_file);
+#endif
+	rcu_read_unlock();
+	return f;
+}
 
 /*
  * fsnotify: a superblock mark is added on the superblock itself since 6.9

@@ -49,15 +49,21 @@ static void slim_list_stop(struct seq_file *m, void *v)
 	rcu_read_unlock();
 }
 
+static const char *slim_template_name(const struct slim_entry *e)
+{
+	return e->buf_template ? "ima-buf" : SLIM_TEMPLATE_NAME;
+}
+
 static int slim_binary_show(struct seq_file *m, void *v)
 {
 	struct slim_entry *e = v;
-	u32 nlen = sizeof(SLIM_TEMPLATE_NAME) - 1;
+	const char *tname = slim_template_name(e);
+	u32 nlen = strlen(tname);
 
 	seq_write(m, &e->pcr, sizeof(e->pcr));
 	seq_write(m, e->digest, sizeof(e->digest));
 	seq_write(m, &nlen, sizeof(nlen));
-	seq_write(m, SLIM_TEMPLATE_NAME, nlen);
+	seq_write(m, tname, nlen);
 	seq_write(m, &e->len, sizeof(e->len));
 	seq_write(m, e->data, e->len);
 	return 0;
@@ -73,13 +79,23 @@ static int slim_ascii_show(struct seq_file *m, void *v)
 	p += sizeof(u32);
 	alen = strnlen(p, dlen) + 1;	/* "sha256:" and its NUL */
 	seq_printf(m, "%2u %*phN %s %s%*phN ", e->pcr,
-		   (int)sizeof(e->digest), e->digest, SLIM_TEMPLATE_NAME,
+		   (int)sizeof(e->digest), e->digest, slim_template_name(e),
 		   (const char *)p, (int)(dlen - alen), p + alen);
 	p += dlen;
 	memcpy(&nlen, p, sizeof(u32));
 	p += sizeof(u32);
 	if (nlen && p + nlen <= end)
 		seq_write(m, p, nlen - 1);
+	p += nlen;
+	if (e->buf_template && p + sizeof(u32) <= end) {
+		u32 blen, i;
+
+		memcpy(&blen, p, sizeof(u32));
+		p += sizeof(u32);
+		seq_putc(m, ' ');
+		for (i = 0; i < blen && p + i < end; i++)
+			seq_printf(m, "%02x", p[i]);
+	}
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -235,6 +251,7 @@ static int slim_policy_release(struct inode *inode, struct file *file)
 		} else {
 			slim_policy_replace(newp);
 			pr_info("policy replaced\n");
+			slim_event_policy(s->buf, s->len, true);
 		}
 	}
 	kvfree(s->buf);

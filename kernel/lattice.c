@@ -233,6 +233,8 @@ static const char *const slim_counter_names[SLIM_C_MAX] = {
 	[SLIM_C_EVM_MISSING] = "evm_missing",
 	[SLIM_C_EVM_UNVERIFIED] = "evm_unverified",
 	[SLIM_C_DENY_EVM] = "denied_evm",
+	[SLIM_C_EV_WRITTEN] = "events_written",
+	[SLIM_C_EV_DROPPED] = "events_dropped",
 	[SLIM_C_TASKS] = "task_states",
 	[SLIM_C_INODES] = "inode_states",
 };

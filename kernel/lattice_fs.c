@@ -94,10 +94,12 @@ static ssize_t slim_mode_write(struct file *file, const char __user *ubuf,
 	if (mode < 0)
 		return mode;
 	old = xchg(&slim_mode, mode);
-	if (old != mode)
+	if (old != mode) {
 		pr_notice("mode %s -> %s by pid %d (%s)\n", slim_mode_name(old),
 			  slim_mode_name(mode), task_pid_nr(current),
 			  current->comm);
+		slim_event_mode(old, mode);
+	}
 	return count;
 }
 
@@ -113,12 +115,15 @@ static const struct file_operations slim_mode_fops = {
 static int slim_status_show(struct seq_file *m, void *v)
 {
 	char label[SLIM_LABEL_MAX + 1];
+	u8 digest[SHA256_DIGEST_SIZE];
 
+	slim_event_policy_digest(digest);
 	slim_label_format(&slim_default_level, label, sizeof(label));
 	seq_printf(m, "mode %s\n", slim_mode_name(READ_ONCE(slim_mode)));
 	seq_printf(m, "default_label %s\n", label);
 	seq_printf(m, "evm_key %s\n", slim_evm_has_key() ? "loaded" : "absent");
 	seq_printf(m, "evm_action %s\n", slim_evm_demote() ? "demote" : "deny");
+	seq_printf(m, "policy_digest %*phN\n", (int)sizeof(digest), digest);
 	slim_watch_show(m);
 	return 0;
 }

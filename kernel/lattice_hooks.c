@@ -98,6 +98,7 @@ static int slim_apply_read(const struct path *path,
 		slim_count(path ? SLIM_C_DEMOTE : SLIM_C_DEMOTE_RECV);
 	if (secr != t->secr)
 		slim_count(SLIM_C_RAISE);
+	slim_event_demotion(path, t, integ, secr, gfp);
 	if (slim_log_ok())
 		pr_notice("demoted: pid=%d comm=%s %s/%s -> %s/%s: %s %s\n",
 			  task_pid_nr(current), current->comm,
@@ -322,7 +323,8 @@ void slim_inode_free_security(struct inode *inode)
 int slim_relabel(const char *name, const struct slim_level *l)
 {
 	enum slim_label_source src = SLIM_SRC_XATTR;
-	char buf[SLIM_LABEL_MAX + 1];
+	char buf[SLIM_LABEL_MAX + 1], old[SLIM_LABEL_MAX + 1];
+	struct slim_level oldl;
 	struct inode *inode;
 	struct path path;
 	int n, rc;
@@ -335,6 +337,8 @@ int slim_relabel(const char *name, const struct slim_level *l)
 		rc = -EINVAL;
 		goto out;
 	}
+	slim_inode_load(path.dentry, inode, &oldl);
+	slim_label_format(&oldl, old, sizeof(old));
 	n = slim_label_format(l, buf, sizeof(buf));
 	rc = mnt_want_write(path.mnt);
 	if (rc)
@@ -363,6 +367,7 @@ int slim_relabel(const char *name, const struct slim_level *l)
 			src == SLIM_SRC_MEMORY ? " in memory" :
 			slim_evm_has_key() ? " with its HMAC" :
 			" (no EVM key: no HMAC)", task_pid_nr(current));
+		slim_event_relabel(&path, old, buf);
 	}
 out:
 	path_put(&path);

@@ -5,7 +5,8 @@
  *
  * Every entry uses the ima-ng template: template data is
  *   u32 len(d-ng) || "sha256:" '\0' || digest[32] || u32 len(n-ng) || name '\0'
- * (lengths in native byte order, as IMA writes them). Each allocated PCR
+ * (lengths in native byte order, as IMA writes them); the lattice's event
+ * records use ima-buf, the same fields and u32 len || record. Each allocated PCR
  * bank b is extended with H_b(template data); violations are logged with
  * an all-zero template digest and extend every bank with 0xff bytes.
  */
@@ -20,7 +21,9 @@
 #include <linux/string.h>
 #include <crypto/hash.h>
 #include <crypto/hash_info.h>
+#include <crypto/sha2.h>
 #include "slim.h"
+#include "compat.h"
 
 LIST_HEAD(slim_entries);
 atomic_long_t slim_entry_count = ATOMIC_LONG_INIT(0);
@@ -30,6 +33,7 @@ atomic_long_t slim_violation_count = ATOMIC_LONG_INIT(0);
 #define SLIM_DEDUP_BITS 10
 static DEFINE_HASHTABLE(slim_dedup, SLIM_DEDUP_BITS);
 static DEFINE_MUTEX(slim_list_mutex);
+static u64 slim_event_seq;	/* the next event record's number */
 
 static struct tpm_chip *slim_chip;
 static struct crypto_shash *slim_sha1_tfm;
@@ -84,9 +88,14 @@ static int slim_extend(const u8 *data, u32 len, bool violation)
 	return rc;
 }
 
+/*
+ * ima-ng template data, or with @buf ima-buf: the ima-ng fields and
+ * u32 buflen || buf.
+ */
 static struct slim_entry *slim_entry_build(const char *algo, const u8 *digest,
 					   unsigned int digest_len,
-					   const char *name)
+					   const char *name, const u8 *buf,
+					   u32 buflen)
 {
 	size_t alen = strlen(algo) + 1, nlen = strlen(name) + 1;
 	u32 dlen = alen + digest_len;
@@ -95,11 +104,14 @@ static struct slim_entry *slim_entry_build(const char *algo, const u8 *digest,
 	u8 *p;
 
 	len = sizeof(u32) + dlen + sizeof(u32) + nlen;
+	if (buf)
+		len += sizeof(u32) + buflen;
 	e = kzalloc(sizeof(*e) + len, GFP_KERNEL);
 	if (!e)
 		return NULL;
 	e->pcr = slim_pcr;
 	e->len = len;
+	e->buf_template = buf;
 	p = e->data;
 	memcpy(p, &dlen, sizeof(u32));
 	p += sizeof(u32);
@@ -112,14 +124,19 @@ static struct slim_entry *slim_entry_build(const char *algo, const u8 *digest,
 	memcpy(p, &len, sizeof(u32));
 	p += sizeof(u32);
 	memcpy(p, name, nlen);
+	p += nlen;
+	if (buf) {
+		memcpy(p, &buflen, sizeof(u32));
+		memcpy(p + sizeof(u32), buf, buflen);
+	}
 	return e;
 }
 
-static int slim_entry_add(struct slim_entry *e, bool violation)
+/* Called with slim_list_mutex held; frees @e when it is not listed. */
+static int slim_entry_commit(struct slim_entry *e, bool violation)
 {
-	int rc = 0;
+	int rc;
 
-	mutex_lock(&slim_list_mutex);
 	if (!violation) {
 		rc = crypto_shash_tfm_digest(slim_sha1_tfm, e->data, e->len,
 					     e->digest);
@@ -132,18 +149,25 @@ static int slim_entry_add(struct slim_entry *e, bool violation)
 	if (rc)
 		pr_err("entry kept in the list although the TPM failed\n");
 	/* the entry is listed even if the TPM failed: the verifier sees it */
-	rc = 0;
 	if (!violation)
 		hash_add(slim_dedup, &e->hnode, slim_key(e->digest));
 	else
 		atomic_long_inc(&slim_violation_count);
 	list_add_tail_rcu(&e->list, &slim_entries);
 	atomic_long_inc(&slim_entry_count);
-	mutex_unlock(&slim_list_mutex);
 	return 0;
 out_free:
-	mutex_unlock(&slim_list_mutex);
 	kfree(e);
+	return rc;
+}
+
+static int slim_entry_add(struct slim_entry *e, bool violation)
+{
+	int rc;
+
+	mutex_lock(&slim_list_mutex);
+	rc = slim_entry_commit(e, violation);
+	mutex_unlock(&slim_list_mutex);
 	return rc;
 }
 
@@ -151,7 +175,8 @@ int slim_list_add_file(const u8 *sha256, const char *name)
 {
 	struct slim_entry *e;
 
-	e = slim_entry_build("sha256:", sha256, SHA256_DIGEST_SIZE, name);
+	e = slim_entry_build("sha256:", sha256, SHA256_DIGEST_SIZE, name, NULL,
+			     0);
 	if (!e)
 		return -ENOMEM;
 	return slim_entry_add(e, false);
@@ -161,10 +186,39 @@ int slim_list_add_violation(const char *name)
 {
 	struct slim_entry *e;
 
-	e = slim_entry_build("sha256:", NULL, SHA256_DIGEST_SIZE, name);
+	e = slim_entry_build("sha256:", NULL, SHA256_DIGEST_SIZE, name, NULL,
+			     0);
 	if (!e)
 		return -ENOMEM;
 	return slim_entry_add(e, true);
+}
+
+/*
+ * An event record (events.c) as an ima-buf entry named "slim_event". Its
+ * seq (bytes 8..15 of the record, little-endian) is set here, under the
+ * list mutex, so that records are numbered in list order; the d-ng digest
+ * is the record's SHA-256.
+ */
+int slim_list_add_event(u8 *buf, u32 len)
+{
+	const u32 dng = sizeof(u32) + sizeof("sha256:");
+	struct slim_entry *e;
+	u8 *rec;
+	int rc;
+
+	e = slim_entry_build("sha256:", NULL, SHA256_DIGEST_SIZE,
+			     SLIM_EVENT_NAME, buf, len);
+	if (!e)
+		return -ENOMEM;
+	rec = e->data + e->len - len;
+	mutex_lock(&slim_list_mutex);
+	put_unaligned_le64(slim_event_seq, rec + 8);
+	sha256(rec, len, e->data + dng);
+	rc = slim_entry_commit(e, false);
+	if (!rc)
+		slim_event_seq++;
+	mutex_unlock(&slim_list_mutex);
+	return rc;
 }
 
 /* The bank the boot_aggregate and the gap record use: sha256, else sha1. */
@@ -230,7 +284,7 @@ static int slim_add_boot_aggregate(void)
 			return rc;
 		}
 	}
-	e = slim_entry_build(algo, agg, dsize, "boot_aggregate");
+	e = slim_entry_build(algo, agg, dsize, "boot_aggregate", NULL, 0);
 	if (!e)
 		return -ENOMEM;
 	return slim_entry_add(e, false);
@@ -286,7 +340,7 @@ static int slim_add_gap_if_needed(void)
 	b = slim_main_bank();
 	bank = &slim_chip->allocated_banks[b];
 	e = slim_entry_build(bank->alg_id == TPM_ALG_SHA1 ? "sha1:" : "sha256:",
-			     start[b], bank->digest_size, name);
+			     start[b], bank->digest_size, name, NULL, 0);
 	kfree(name);
 	if (!e)
 		return -ENOMEM;
@@ -350,6 +404,7 @@ void slim_list_exit(void)
 		kfree(e);
 	}
 	hash_init(slim_dedup);
+	slim_event_seq = 0;
 	atomic_long_set(&slim_entry_count, 0);
 	atomic_long_set(&slim_violation_count, 0);
 	for (i = 0; i < TPM2_MAX_PCR_BANKS; i++) {

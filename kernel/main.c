@@ -48,9 +48,13 @@ static int __init slim_init(void)
 	rc = slim_lattice_init();
 	if (rc)
 		goto err_evm;
-	rc = slim_fs_init();
+	/* right after boot_aggregate: nothing is measured before the attach */
+	rc = slim_events_init(slim_lock);
 	if (rc)
 		goto err_lattice;
+	rc = slim_fs_init();
+	if (rc)
+		goto err_events;
 	rc = slim_lattice_fs_init(slim_fs_dir());
 	if (rc)
 		goto err_fs;
@@ -76,6 +80,8 @@ err_lfs:
 	slim_lattice_fs_exit();
 err_fs:
 	slim_fs_exit();
+err_events:
+	slim_events_exit();
 err_lattice:
 	slim_lattice_exit();
 err_evm:
@@ -97,6 +103,7 @@ static void __exit slim_exit(void)
 	slim_watch_exit();
 	slim_lattice_fs_exit();
 	slim_fs_exit();
+	slim_events_exit();
 	slim_lattice_exit();
 	slim_evm_exit();
 	slim_list_exit();
@@ -110,3 +117,4 @@ module_exit(slim_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("SLIM: integrity/secrecy lattice and IMA-compatible measurement list in a TPM PCR");
 MODULE_AUTHOR("attest project");
+MODULE_VERSION(SLIM_VERSION);

@@ -375,6 +375,13 @@ void slim_policy_show(struct seq_file *m)
 	rcu_read_unlock();
 }
 
+/* the default rules, which `policy` reads back byte for byte */
+const char *slim_policy_default_text(size_t *len)
+{
+	*len = sizeof(slim_default_policy) - 1;
+	return slim_default_policy;
+}
+
 int slim_policy_init(void)
 {
 	void *p;

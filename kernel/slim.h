@@ -28,6 +28,7 @@ enum slim_func {
 #define SLIM_DO_TOMTOU		0x04
 
 /* main.c */
+#define SLIM_VERSION "0.2"
 extern unsigned int slim_pcr;
 bool slim_is_active(void);
 
@@ -61,6 +62,7 @@ void slim_policy_replace(void *newp);
 void slim_policy_free(void *p);
 struct seq_file;
 void slim_policy_show(struct seq_file *m);
+const char *slim_policy_default_text(size_t *len);
 
 /* list.c */
 #define SLIM_TEMPLATE_NAME "ima-ng"
@@ -69,9 +71,13 @@ int slim_list_init(void);
 void slim_list_exit(void);
 int slim_list_add_file(const u8 *sha256, const char *name);
 int slim_list_add_violation(const char *name);
+#define SLIM_EVENT_NAME "slim_event"
+#define SLIM_EVENT_MAX 1024
+int slim_list_add_event(u8 *buf, u32 len);
 struct slim_entry {
 	struct list_head list;
 	struct hlist_node hnode;
+	bool buf_template;	/* ima-buf (an event record), else ima-ng */
 	u32 pcr;
 	u8 digest[SHA1_DIGEST_SIZE];
 	u32 len;
@@ -134,6 +140,7 @@ enum slim_counter {
 	SLIM_C_BAD_LABEL, SLIM_C_LABEL_NEW, SLIM_C_RELABEL, SLIM_C_UNWATCHED,
 	SLIM_C_EVM_VERIFIED, SLIM_C_EVM_FAILED, SLIM_C_EVM_MISSING,
 	SLIM_C_EVM_UNVERIFIED, SLIM_C_DENY_EVM,
+	SLIM_C_EV_WRITTEN, SLIM_C_EV_DROPPED,
 	SLIM_C_TASKS, SLIM_C_INODES,
 	SLIM_C_MAX,
 };
@@ -233,6 +240,18 @@ bool slim_watchable(const struct super_block *sb);
 void slim_watch_sb_later(struct super_block *sb);
 struct seq_file;
 void slim_watch_show(struct seq_file *m);
+
+/* events.c: the lattice's event records in the list */
+int slim_events_init(bool lock);
+void slim_events_exit(void);
+void slim_event_demotion(const struct path *path, const struct slim_level *t,
+			 unsigned int integ, unsigned int secr, gfp_t gfp);
+void slim_event_relabel(const struct path *path, const char *old,
+			const char *new);
+void slim_event_mode(int old, int mode);
+void slim_event_policy(const char *text, size_t len, bool written);
+void slim_event_policy_digest(u8 out[SHA256_DIGEST_SIZE]);
+void slim_event_evm_key(void);
 
 /* lattice_fs.c: securityfs files of the lattice */
 int slim_lattice_fs_init(struct dentry *dir);

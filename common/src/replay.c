@@ -78,6 +78,8 @@ void att_replay_reset(struct att_replay *rp)
 	rp->st.pcr_mask = 0;
 	memset(rp->st.val, 0, sizeof(rp->st.val));
 	att_lat_state_init(&rp->st.lat);
+	rp->st.first_alg = ATT_HASH_NONE;
+	memset(rp->st.first_digest, 0, sizeof(rp->st.first_digest));
 }
 
 /* A valid slim_gap record: the banks start from the values it names. */
@@ -131,8 +133,13 @@ int att_replay_extend(struct att_replay *rp, const struct att_ima_entry *e,
 	if (e->pcr >= ATT_PCR_COUNT || !tlen)
 		return ATT_E_INVAL;
 	*tdigest_ok = 1;
-	if (st->next_index == 0 && att_is_slim_gap(e))
-		apply_gap(rp, e);
+	if (st->next_index == 0) {
+		if (att_is_slim_gap(e))
+			apply_gap(rp, e);
+		st->first_alg = e->tdigest_alg;
+		memset(st->first_digest, 0, sizeof(st->first_digest));
+		memcpy(st->first_digest, e->tdigest, tlen);
+	}
 	for (i = 0; i < st->nbanks; i++) {
 		size_t n = att_hash_size(st->banks[i]);
 
@@ -326,10 +333,12 @@ int att_replay_restore(struct att_replay *rp, const struct att_replay_state *st)
  * be64 next_offset be32 pcr_mask, then per bank: be16 tpm alg id, then for
  * each rule tracked (both when unknown, else the decided one) and each PCR
  * in pcr_mask, the value. Only values that can be non-zero are stored.
- * Version 2 appends the lattice state (att_lat_state_encode).
+ * Version 2 appends the lattice state (att_lat_state_encode); version 3
+ * then the list's identity: be16 tpm alg id (0: entry 0 not replayed
+ * yet), then that many digest bytes.
  */
 static const uint8_t state_magic[4] = {'A', 'T', 'R', 'S'};
-#define STATE_VERSION 2
+#define STATE_VERSION 3
 
 static int rules_stored(enum att_replay_rule r, int *first, int *count)
 {
@@ -371,6 +380,14 @@ int att_replay_state_encode(const struct att_replay_state *st, uint8_t **out,
 						att_hash_size(st->banks[i]));
 	if (!rc)
 		rc = att_lat_state_encode(&st->lat, &b);
+	if (!rc) {
+		const struct att_hash_info *fi = att_hash_info(st->first_alg);
+
+		rc |= att_buf_append_u16be(&b, fi ? fi->tpm_alg : 0);
+		if (fi)
+			rc |= att_buf_append(&b, st->first_digest,
+					     att_hash_size(st->first_alg));
+	}
 	if (rc) {
 		att_buf_release(&b);
 		return ATT_E_NOMEM;
@@ -398,7 +415,7 @@ int att_replay_state_decode(const uint8_t *p, size_t len,
 		return ATT_E_FORMAT;
 	if (!memcmp(magic, state_magic, 4) && ver == 1)
 		return ATT_E_UNSUPPORTED; /* no lattice state: replay again */
-	if (memcmp(magic, state_magic, 4) || ver != STATE_VERSION ||
+	if (memcmp(magic, state_magic, 4) || ver < 2 || ver > STATE_VERSION ||
 	    rule > ATT_RULE_SHA1_PADDED || !nbanks ||
 	    nbanks > ATT_REPLAY_MAX_BANKS || pad)
 		return ATT_E_FORMAT;
@@ -431,6 +448,20 @@ int att_replay_state_decode(const uint8_t *p, size_t len,
 					return ATT_E_FORMAT;
 	if (att_lat_state_decode(&r, &st->lat))
 		return ATT_E_FORMAT;
+	st->first_alg = ATT_HASH_NONE;
+	if (ver >= 3) {
+		uint16_t alg;
+
+		if (att_rd_u16be(&r, &alg))
+			return ATT_E_FORMAT;
+		if (alg) {
+			st->first_alg = att_hash_by_tpm_alg(alg);
+			if (st->first_alg == ATT_HASH_NONE ||
+			    att_rd_copy(&r, st->first_digest,
+					att_hash_size(st->first_alg)))
+				return ATT_E_FORMAT;
+		}
+	}
 	return att_rd_end(&r) ? ATT_E_FORMAT : ATT_OK;
 }
 

@@ -131,6 +131,76 @@ static void incremental(void **state)
 	agent_log_free(l);
 }
 
+/*
+ * The list's identity (the verifier's first_entry): entry 0's written
+ * template digest, here read straight from the record (be32 pcr, then
+ * the 20-byte SHA-1 template digest). A list replaced by a longer one
+ * with another entry 0 is told apart, which its length cannot do.
+ */
+static void first_identity(void **state)
+{
+	struct fixture *f = *state;
+	struct agent_log *l;
+	uint8_t other[20];
+	int same = -1;
+
+	assert_int_equal(agent_log_open("slim", f->path, 11, ATT_HASH_SHA1,
+					&l),
+			 ATT_OK);
+	/* empty: not the list named */
+	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1, other, &same),
+			 ATT_OK);
+	assert_false(same);
+	append(f, 20);
+	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1,
+					    f->all.data + 4, &same),
+			 ATT_OK);
+	assert_true(same);
+	memcpy(other, f->all.data + 4, 20);
+	other[19] ^= 1;
+	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1, other, &same),
+			 ATT_OK);
+	assert_false(same);
+	/* the right bytes under another bank are not the same identity */
+	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA256,
+					    f->all.data + 4, &same),
+			 ATT_OK);
+	assert_false(same);
+	/* after an incremental read, still entry 0 (not the read position) */
+	read_check(l, f, 15, SIZE_MAX, 5, 0);
+	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1,
+					    f->all.data + 4, &same),
+			 ATT_OK);
+	assert_true(same);
+	memcpy(other, f->all.data + 4, 20);
+	/* the list is replaced by a longer one (slim.ko loaded again): its
+	 * entry 0 names another file */
+	assert_int_equal(ftruncate(f->fd, 0), 0);
+	assert_int_equal(lseek(f->fd, 0, SEEK_SET), 0);
+	att_buf_release(&f->all);
+	att_buf_init(&f->all, 0);
+	f->n = 0;
+	{
+		char name[] = "/other/first";
+
+		ib_ima_ng(&f->all, name, name);
+		assert_int_equal(write(f->fd, f->all.data, f->all.len),
+				 (ssize_t)f->all.len);
+		f->starts[0] = 0;
+		f->n = 1;
+	}
+	append(f, 40);
+	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1, other, &same),
+			 ATT_OK);
+	assert_false(same);
+	/* a malformed entry 0 is an error, not "another list" */
+	assert_int_equal(ftruncate(f->fd, 0), 0);
+	assert_int_equal(pwrite(f->fd, "\x0a\x00\x00\x00garbage", 11, 0), 11);
+	assert_int_not_equal(agent_log_first_is(l, ATT_HASH_SHA1, other, &same),
+			     ATT_OK);
+	agent_log_free(l);
+}
+
 static void malformed_tail(void **state)
 {
 	struct fixture *f = *state;
@@ -157,6 +227,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(incremental, setup, teardown),
+		cmocka_unit_test_setup_teardown(first_identity, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(malformed_tail, setup,
 						teardown),
 	};

@@ -221,6 +221,81 @@ static void state_roundtrip_incremental(void **state)
 	att_buf_release(&list);
 }
 
+/*
+ * The list's identity: entry 0's written template digest, kept in the
+ * state (encoding v3), read back from a v2 encoding as unknown, cleared
+ * by a reset; and its text form.
+ */
+static void list_identity(void **state)
+{
+	const enum att_hash banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
+	struct att_replay_state st2;
+	struct att_replay *a;
+	struct att_buf list;
+	struct expect x;
+	uint8_t *enc, d[ATT_DIGEST_MAX];
+	size_t enclen;
+	char id[ATT_LIST_ID_MAX], want[64];
+	enum att_hash alg;
+
+	(void)state;
+	build(&list, &x);
+	assert_int_equal(att_replay_new(banks, 2, &a), ATT_OK);
+	assert_int_equal(att_replay_state(a)->first_alg, ATT_HASH_NONE);
+	replay_all(a, &list, 3, 0, 0);
+	/* entry 0's record: be32 pcr, then its SHA-1 template digest */
+	assert_int_equal(att_replay_state(a)->first_alg, ATT_HASH_SHA1);
+	assert_memory_equal(att_replay_state(a)->first_digest, list.data + 4,
+			    20);
+	assert_int_equal(
+		att_replay_state_encode(att_replay_state(a), &enc, &enclen),
+		ATT_OK);
+	assert_int_equal(att_replay_state_decode(enc, enclen, &st2), ATT_OK);
+	assert_int_equal(st2.first_alg, ATT_HASH_SHA1);
+	assert_memory_equal(st2.first_digest, list.data + 4, 20);
+	/* a version 2 encoding: no identity (be16 alg and digest gone) */
+	enc[4] = 2;
+	assert_int_equal(att_replay_state_decode(enc, enclen - 22, &st2),
+			 ATT_OK);
+	assert_int_equal(st2.first_alg, ATT_HASH_NONE);
+	assert_int_equal(st2.next_index, 3);
+	/* v3 with an unknown bank id is refused */
+	enc[4] = 3;
+	enc[enclen - 22] = 0x7f;
+	assert_int_equal(att_replay_state_decode(enc, enclen, &st2),
+			 ATT_E_FORMAT);
+	free(enc);
+	att_replay_reset(a);
+	assert_int_equal(att_replay_state(a)->first_alg, ATT_HASH_NONE);
+
+	/* text: "sha1:<40 hex>", parsed back; strict parser */
+	assert_int_equal(att_list_id_format(ATT_HASH_SHA1, list.data + 4, id,
+					    sizeof(id)),
+			 ATT_OK);
+	memcpy(want, "sha1:", 5);
+	att_hex_encode(list.data + 4, 20, want + 5);
+	assert_string_equal(id, want);
+	assert_int_equal(att_list_id_parse(id, &alg, d), ATT_OK);
+	assert_int_equal(alg, ATT_HASH_SHA1);
+	assert_memory_equal(d, list.data + 4, 20);
+	assert_int_equal(att_list_id_format(ATT_HASH_SHA1, d, id, 20),
+			 ATT_E_TOO_BIG);
+	assert_int_equal(att_list_id_format(ATT_HASH_NONE, d, id, sizeof(id)),
+			 ATT_E_INVAL);
+	assert_int_equal(att_list_id_parse("sha1", &alg, d), ATT_E_FORMAT);
+	assert_int_equal(att_list_id_parse("sha1:00", &alg, d), ATT_E_FORMAT);
+	assert_int_equal(att_list_id_parse("nope:00", &alg, d), ATT_E_FORMAT);
+	want[10] = 'g';
+	assert_int_equal(att_list_id_parse(want, &alg, d), ATT_E_FORMAT);
+	want[10] = '0';
+	want[45] = '0'; /* one digit too many */
+	want[46] = 0;
+	assert_int_equal(att_list_id_parse(want, &alg, d), ATT_E_FORMAT);
+	assert_int_equal(att_list_id_parse(NULL, &alg, d), ATT_E_FORMAT);
+	att_replay_free(a);
+	att_buf_release(&list);
+}
+
 static void bad_template_hash_detected(void **state)
 {
 	const enum att_hash banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
@@ -332,6 +407,7 @@ int main(void)
 		cmocka_unit_test(three_banks),
 		cmocka_unit_test(prefix_match_and_rule),
 		cmocka_unit_test(state_roundtrip_incremental),
+		cmocka_unit_test(list_identity),
 		cmocka_unit_test(bad_template_hash_detected),
 		cmocka_unit_test(boot_aggregate_values),
 		cmocka_unit_test(pcr_files),

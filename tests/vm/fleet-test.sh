@@ -10,7 +10,13 @@
 #   that is on no whitelist turns guest 2 untrusted, naming it; guest 1
 #   rebooted (same swtpm, new boot) is trusted again without enrolling
 #   again, its firmware event log replayed; the fleet report validates
-#   against its schema; a guest powered off goes stale.
+#   against its schema; a guest powered off goes stale. slim.ko enforces
+#   its lattice (the whitelist requires mode enforce): each guest's
+#   lattice state is in the fleet report; a SYSTEM task reading a file
+#   labelled UNTRUSTED is a demotion in the report while the host stays
+#   trusted; switching slim.ko to permissive makes the host untrusted
+#   with that reason; removing and loading slim.ko again in the same boot
+#   gives the verdict "module reloaded in this boot".
 # Prints PASS/FAIL lines and "fleet: N passed, N failed".
 set -u
 O=$(cd "${1:?usage: fleet-test.sh O}" && pwd)
@@ -53,6 +59,27 @@ last() {
 d = json.load(open(sys.argv[1]))
 r = d.get("last_result") or {}
 sys.exit(0 if eval(sys.argv[2]) else 1)' "$FLEET_DIR/g$1/agent.json" "$2"
+}
+
+# row N EXPR: a Python expression over guest N's row a (and its lattice
+# l) in the fleet report
+row() {
+	fleet_ctl fleet --json >"$FLEET_DIR/g$1/fleet.json" 2>/dev/null
+	python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["agents"]
+a = next((x for x in rows if x["id"] == sys.argv[2]), {})
+l = a.get("lattice") or {}
+sys.exit(0 if eval(sys.argv[3]) else 1)' "$FLEET_DIR/g$1/fleet.json" "guest-$1" "$2"
+}
+
+# wait_row N EXPR SECONDS: until row N EXPR holds
+wait_row() {
+	end=$(($(date +%s) + $3))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		row "$1" "$2" && return 0
+		sleep 2
+	done
+	return 1
 }
 
 rm -rf "$FLEET_DIR"
@@ -104,6 +131,27 @@ for n in 1 2; do
 	fi
 done
 
+# the lattice each guest's slim.ko reports, in the fleet report
+for n in 1 2; do
+	if row "$n" 'l.get("log") == "slim" and l.get("loaded") is True and l.get("mode") == "enforce" and l.get("reloaded") is False and len(l.get("policy_digest") or "") == 64 and l.get("relabels", 0) >= 2'; then
+		ok "lattice_shown_g$n"
+	else
+		ko "lattice_shown_g$n" "no enforcing lattice in the fleet row" "$FLEET_DIR/g$n/fleet.json"
+	fi
+done
+# a SYSTEM task reads UNTRUSTED data: a demotion in the report, the host
+# still trusted (the whitelist allows demotions)
+for n in 1 2; do
+	if fleet_cmd "$n" demote &&
+		wait_row "$n" 'l.get("demotions", 0) >= 1 and any(d.get("cause") == "file" and d.get("path") == "/opt/input/untrusted.txt" and d.get("from", "").startswith("SYSTEM") and d.get("to", "").startswith("UNTRUSTED") for d in l.get("recent_demotions", []))' 60 &&
+		sleep $((FLEET_INTERVAL * 2)) && row "$n" 'a.get("state") == "trusted"'; then
+		ok "demotion_reported_g$n"
+	else
+		ko "demotion_reported_g$n" "guest $n is $(fleet_state "$n"): $(reasons "$n")" \
+			"$FLEET_DIR/g$n/fleet.json" "$FLEET_DIR/g$n/console.log"
+	fi
+done
+
 # an unknown script on guest 1; guest 2 untouched
 if fleet_cmd 1 run-unknown && fleet_wait_state 1 untrusted 60 &&
 	reasons 1 | grep -q '/root/unknown-tool'; then
@@ -136,6 +184,8 @@ schema = json.load(open(sys.argv[1]))
 doc = json.load(open(sys.argv[2]))
 jsonschema.Draft202012Validator(schema, registry=reg).validate(doc)
 assert "/root/unknown-tool" in json.dumps(doc), "the report does not name the program"
+for a in doc["agents"]:
+    assert a["lattice"] and a["lattice"]["mode"] == "enforce", "no lattice for " + a["id"]
 EOF
 	ok fleet_report_schema
 else
@@ -150,6 +200,20 @@ else
 	ko unknown_module_named "guest 2 is $(fleet_state 2): $(reasons 2)" \
 		"$FLEET_DIR/g2/console.log"
 fi
+
+# permissive_untrusted N: slim.ko stops enforcing on guest N; the host is
+# untrusted, saying so
+permissive_untrusted() {
+	if fleet_cmd "$1" permissive &&
+		wait_row "$1" 'a.get("state") == "untrusted" and l.get("mode") == "permissive"' 60 &&
+		reasons "$1" | grep -q 'lattice mode changed from enforce to permissive'; then
+		ok "permissive_untrusted_g$1"
+	else
+		ko "permissive_untrusted_g$1" "guest $1 is $(fleet_state "$1"): $(reasons "$1")" \
+			"$FLEET_DIR/g$1/fleet.json" "$FLEET_DIR/g$1/console.log"
+	fi
+}
+permissive_untrusted 2
 
 # guest 1 reboots: same swtpm, new boot; trusted again, not enrolled again
 enrolled=$(fleet_ctl agent guest-1 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["enrolled_at"])')
@@ -194,6 +258,23 @@ if boot_result 1 'r.get("uefi", {}).get("matched") is True and r["uefi"]["events
 else
 	ko firmware_log_replayed "no replayed firmware log in the new boot's first result" "$FLEET_DIR/g1/agent.json"
 fi
+
+permissive_untrusted 1
+
+# slim.ko removed and loaded again in this boot, on each guest: a new list
+# that starts with a slim_gap entry; the verdict says so. Guest 1's new
+# list grows past the old one's length (it was rebooted just before), so
+# the agent tells the lists apart by their entry 0, not by their length.
+for n in 1 2; do
+	if fleet_cmd "$n" reload &&
+		wait_row "$n" 'a.get("state") == "untrusted" and l.get("reloaded") is True and l.get("mode") == "enforce"' 90 &&
+		reasons "$n" | grep -q 'module reloaded in this boot'; then
+		ok "reload_gap_verdict_g$n"
+	else
+		ko "reload_gap_verdict_g$n" "guest $n is $(fleet_state "$n"): $(reasons "$n")" \
+			"$FLEET_DIR/g$n/fleet.json" "$FLEET_DIR/g$n/console.log" "$FLEET_DIR/verifier/verifier.log"
+	fi
+done
 
 # guest 2 powered off: it stops attesting and goes stale
 fleet_guest_stop 2

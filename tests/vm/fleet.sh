@@ -13,7 +13,8 @@
 #
 # Each guest: the stock Debian kernel under qemu TCG with its own swtpm
 # (EK certificate from swtpm-localca), mainline IMA (ima_policy=tcb,
-# PCR 10), slim.ko (PCR 11), a virtio disk for the agent's identity and
+# PCR 10), slim.ko (PCR 11, mode=enforce, which the whitelist's lattice
+# section requires), a virtio disk for the agent's identity and
 # user networking (the host's loopback is 10.0.2.2 to the guest); its
 # console is gN/console.log, its command channel gN/cmd.sock
 # (tests/vm/guest/fleet-init lists the commands).
@@ -54,7 +55,7 @@ fleet_build_root() {
 	mkdir -p "$root"
 	chmod 755 "$root"
 	for d in bin sbin usr/bin proc sys dev run tmp root etc/attest \
-		var/lib/attest-agent lib/modules opt/extra; do
+		var/lib/attest-agent lib/modules opt/extra opt/input; do
 		mkdir -p "$root/$d"
 	done
 	cp /bin/busybox "$root/bin/busybox"
@@ -72,6 +73,10 @@ fleet_build_root() {
 	esac
 	vm_copy_bin "$root" "$FLEET_BIN/attest-agent"
 	cp -L "$FLEET_BIN/attest-agent" "$root/usr/bin/"
+	vm_copy_bin "$root" "$FLEET_BIN/slimctl"
+	cp -L "$FLEET_BIN/slimctl" "$root/usr/bin/"
+	# data of low integrity (fleet-init labels it UNTRUSTED PUBLIC)
+	echo "downloaded from somewhere" >"$root/opt/input/untrusted.txt"
 	# the TCTI is dlopen'd: ldd cannot see it
 	vm_copy_bin "$root" /usr/lib/x86_64-linux-gnu/libtss2-tcti-device.so.0
 	cp "$VM_DIR/guest/fleet-init" "$root/init"
@@ -135,6 +140,15 @@ fleet_logs_setting() {
 
 fleet_verifier_start() {
 	mkdir -p "$FLEET_DIR/verifier"
+	# swtpm-localca makes its CA at its first EK certificate; on a new
+	# machine the verifier would start before it exists: make one now
+	if [ ! -f "$FLEET_LOCALCA/issuercert.pem" ]; then
+		mkdir -p "$FLEET_DIR/ca-init"
+		swtpm_setup --tpm2 --tpmstate "$FLEET_DIR/ca-init" --create-ek-cert \
+			--overwrite >"$FLEET_DIR/ca-init.log" 2>&1 ||
+			{ cat "$FLEET_DIR/ca-init.log" >&2; return 1; }
+		rm -rf "$FLEET_DIR/ca-init"
+	fi
 	PKI_SERVER_SAN=IP:10.0.2.2 "$VM_SRC/deploy/pki.sh" init "$FLEET_DIR/pki" || return 1
 	rm -f "$FLEET_DIR/verifier/port"
 	"$FLEET_BIN/attest-verifier" --listen 127.0.0.1:0 \
@@ -194,7 +208,16 @@ fleet_prepare() {
 		wls="$wls $k/whitelist.json"
 	done
 	# shellcheck disable=SC2086 # one argument per kernel
-	"$FLEET_BIN/attest-whitelist" merge $wls -o "$FLEET_DIR/whitelist.json" || return 1
+	"$FLEET_BIN/attest-whitelist" merge $wls -o "$FLEET_DIR/whitelist.json.tmp" || return 1
+	# the lattice policy: slim.ko must enforce; demotions are recorded
+	# and shown, not refused (docs/whitelist.md, "lattice")
+	python3 - "$FLEET_DIR/whitelist.json.tmp" "$FLEET_DIR/whitelist.json" <<'EOF' || return 1
+import json, sys
+wl = json.load(open(sys.argv[1]))
+wl["lattice"] = {"mode": "enforce", "demotions": "allow"}
+json.dump(wl, open(sys.argv[2], "w"), indent=1, sort_keys=True)
+EOF
+	rm -f "$FLEET_DIR/whitelist.json.tmp"
 	fleet_ctl put-whitelist fleet "$FLEET_DIR/whitelist.json" >/dev/null
 }
 

@@ -27,8 +27,8 @@ lattice_load lattice_read_down lattice_user_level lattice_write_revoked
 lattice_secrecy lattice_ip_send lattice_ip_receive lattice_sanitizer
 lattice_declassifier lattice_fork_exec lattice_new_file lattice_label_protected
 lattice_bad_input lattice_mmap_write lattice_permissive lattice_off lattice_log_lines
-lattice_ps_status lattice_measure_system lattice_no_leaks
-evm_disk_mount evm_no_key_unverified evm_wrong_pcrs_no_key evm_load_once
+lattice_ps_status lattice_measure_system lattice_no_leaks lattice_events
+lattice_events_limit evm_disk_mount evm_no_key_unverified evm_wrong_pcrs_no_key evm_load_once
 evm_host_labels_verify evm_offline_edit_refused evm_unknown_type evm_hmac_equals_module
 evm_relabel_rehmac evm_label_xattr_protected evm_metadata_change evm_remount
 lattice_unload_under_load lock_refuses_removal"
@@ -170,6 +170,30 @@ judge() {
 	else
 		ko "$tag/replay_violations_evmctl" "no list dumped" "$d/data.log"
 	fi
+	# the lattice's event records, decoded by imalist.py (events-check.py)
+	for ev in events limit; do
+		sc=lattice_events
+		[ $ev = limit ] && sc=lattice_events_limit
+		has $sc || continue
+		if ! extract "$d" $ev; then
+			ko "$tag/${sc}_records" "no list dumped" "$d/data.log"
+			continue
+		fi
+		if python3 "$VM_DIR/events-check.py" $ev "$d/$ev.bin" "$con" \
+			>"$d/$ev-check.log" 2>&1; then
+			ok "$tag/${sc}_records"
+		else
+			ko "$tag/${sc}_records" "$(head -n 1 "$d/$ev-check.log")" "$d/$ev-check.log"
+		fi
+		if python3 "$VM_DIR/imalist.py" "$d/$ev.bin" --pcr 11 --gap-optional \
+			--expect "sha1=$(sed -n 's/^PCR-11: //p' "$d/$ev.sha1")" \
+			--expect "sha256=$(sed -n 's/^PCR-11: //p' "$d/$ev.sha256")" \
+			>"$d/$ev-replay.log" 2>&1; then
+			ok "$tag/replay_${ev}_records"
+		else
+			ko "$tag/replay_${ev}_records" "the list with event records does not replay" "$d/$ev-replay.log"
+		fi
+	done
 	if ! has reload_gap; then
 		:
 	elif extract "$d" gap; then

@@ -4,7 +4,7 @@
  *
  *   POST /v1/attestation/challenge {"agent_id"}
  *        -> 201 {"agent_id", "nonce", "expires", "pcr_selection",
- *                "logs": [{"name", "pcr", "next_entry"}]}
+ *                "logs": [{"name", "pcr", "next_entry", "first_entry"}]}
  *   POST /v1/attestation/evidence {"agent_id", "nonce", "quote",
  *        "signature", "pcrs": {"sha256": {"0": hex, ...}},
  *        "logs": [{"name": "ima", "start": N, "entries": base64}, ...],
@@ -173,6 +173,15 @@ static int challenge_json(const struct ver_config *cfg,
 			log, "next_entry",
 			json_object_new_int64(st ? (int64_t)st->next_index
 						 : 0));
+		if (st && st->next_index && st->first_alg != ATT_HASH_NONE) {
+			char id[ATT_LIST_ID_MAX];
+
+			if (!att_list_id_format(st->first_alg, st->first_digest,
+						id, sizeof(id)))
+				json_object_object_add(
+					log, "first_entry",
+					json_object_new_string(id));
+		}
 		json_object_array_add(arr, log);
 	}
 	json_object_object_add(o, "logs", arr);

@@ -46,6 +46,14 @@ struct att_replay_state {
 	uint8_t val[2][ATT_REPLAY_MAX_BANKS][ATT_PCR_COUNT][ATT_DIGEST_MAX];
 	/* slim.ko's lattice, folded from the entries replayed (check.c) */
 	struct att_lat_state lat;
+	/*
+	 * The list's identity: entry 0's template digest as written in the
+	 * list (first_alg ATT_HASH_NONE until entry 0 is replayed). A list
+	 * whose entry 0 differs is a new list (slim.ko loaded again), which
+	 * the agent sends from entry 0 (the challenge carries this).
+	 */
+	enum att_hash first_alg;
+	uint8_t first_digest[ATT_DIGEST_MAX];
 };
 
 struct att_replay;
@@ -98,12 +106,23 @@ int att_replay_restore(struct att_replay *rp,
 /*
  * A versioned, portable byte encoding of the state (for storage). A
  * version 1 encoding (no lattice state) decodes as ATT_E_UNSUPPORTED: the
- * caller replays that list from its start.
+ * caller replays that list from its start. A version 2 encoding (no list
+ * identity) decodes with first_alg ATT_HASH_NONE.
  */
 int att_replay_state_encode(const struct att_replay_state *st, uint8_t **out,
 			    size_t *outlen);
 int att_replay_state_decode(const uint8_t *p, size_t len,
 			    struct att_replay_state *st);
+
+/*
+ * A list's identity as text, "<bank>:<hex>" (list_id.c). out needs
+ * ATT_LIST_ID_MAX bytes; ATT_E_INVAL for an unknown bank. The parser is
+ * strict: a known bank, exactly its digest size in hex.
+ */
+#define ATT_LIST_ID_MAX (16 + 2 * ATT_DIGEST_MAX + 2)
+int att_list_id_format(enum att_hash alg, const uint8_t *digest, char *out,
+		       size_t outsz);
+int att_list_id_parse(const char *s, enum att_hash *alg, uint8_t *digest);
 
 /*
  * boot_aggregate over PCRs 0-7 (and 8-9 when with_8_9) of one bank of

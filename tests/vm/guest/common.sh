@@ -84,9 +84,11 @@ uptime_cs() {
 cs_s() { printf '%d.%02d' $(($1 / 100)) $(($1 % 100)); }
 
 count() { cat $K/runtime_measurements_count; }
+# measurements only: the lattice's event records (ima-buf) are left out
+mcount() { grep -c ' ima-ng ' $K/ascii_runtime_measurements; }
 violations() { cat $K/violations; }
 pcr() { tr 'A-F' 'a-f' <"/sys/class/tpm/tpm0/pcr-$1/${2:-$PCR}"; }
-last_entry() { tail -n 1 $K/ascii_runtime_measurements; }
+last_entry() { grep ' ima-ng ' $K/ascii_runtime_measurements | tail -n 1; }
 
 # dump NAME: the binary list and the PCR values, consistent with each
 # other, as a block on the data channel (/dev/ttyS1)

@@ -11,7 +11,8 @@ lattice_write_revoked lattice_secrecy lattice_ip_send lattice_ip_receive
 lattice_sanitizer lattice_declassifier lattice_fork_exec lattice_new_file
 lattice_label_protected lattice_bad_input lattice_mmap_write
 lattice_permissive lattice_off
-lattice_log_lines lattice_ps_status lattice_measure_system lattice_no_leaks"
+lattice_log_lines lattice_ps_status lattice_measure_system lattice_no_leaks
+lattice_events lattice_events_limit"
 
 # run_t WANT OP...: slimtest OP... must print exactly WANT (lines joined by |)
 run_t() {
@@ -54,7 +55,10 @@ scn_lattice_load() {
 		{ fail "labels: $(slimctl show $L/* | tr '\n' '|')"; return 1; }
 	[ "$(label_of $L/sys)" = "SYSTEM PUBLIC" ] ||
 		{ fail "unlabeled file: $(slimctl show $L/sys)"; return 1; }
-	run_t "level SYSTEM PUBLIC|" $T level
+	run_t "level SYSTEM PUBLIC|" $T level || return 1
+	# the default policy as read back; its digest is in the load's policy
+	# record (checked on the host, lattice_events)
+	echo "@@VAL policy_at_load $(sha256sum <$K/policy | cut -d' ' -f1)"
 }
 
 scn_lattice_read_down() {
@@ -268,10 +272,10 @@ scn_lattice_measure_system() {
 	grep -q 'slim_integrity=SYSTEM' $K/policy || { fail "policy: $(cat $K/policy)"; return 1; }
 	echo one >/root/m1
 	echo two >/root/m2
-	c0=$(count)
+	c0=$(mcount)
 	run_t "read OK|" $T read /root/m1 || return 1
 	expect_new_entry "$c0" /root/m1 || return 1
-	c0=$(count)
+	c0=$(mcount)
 	run_t "read OK|read OK|" $T read $L/untrusted read /root/m2 || return 1
 	expect_new_entry "$c0" $L/untrusted || return 1
 	if grep -q ' /root/m2$' $K/ascii_runtime_measurements; then
@@ -307,6 +311,74 @@ scn_lattice_no_leaks() {
 	i1=$(counter inode_states)
 	[ "$t1" = "$t0" ] || { fail "task states $t0 -> $t1 after 200 tasks"; return 1; }
 	[ "$i1" = "$i0" ] || { fail "inode states $i0 -> $i1 after 100 files"; return 1; }
+}
+
+# The lattice's event records (docs/lattice-events.md): one of each kind,
+# dumped for the host, which decodes them with tests/vm/imalist.py and
+# checks them against the @@VAL lines printed here (tests/vm/run.sh).
+scn_lattice_events() {
+	w0=$(counter events_written)
+	pd=$(sed -n 's/^policy_digest //p' $K/status)
+	echo "$pd" | grep -q '^[0-9a-f]\{64\}$' || { fail "status: policy_digest '$pd'"; return 1; }
+	# the policy in force now (lattice_measure_system replaced the default)
+	cp $K/policy /tmp/before.policy
+	echo "@@VAL policy_before $(sha256sum </tmp/before.policy | cut -d' ' -f1)"
+	[ "$(sha256sum </tmp/before.policy | cut -d' ' -f1)" = "$pd" ] ||
+		{ fail "status: policy_digest is not the sha256 of the policy read back"; return 1; }
+	slimctl mode permissive && slimctl mode enforce ||
+		{ fail "slimctl mode failed"; return 1; }
+	{
+		echo "# events scenario"
+		cat /tmp/before.policy
+	} >/tmp/ev.policy
+	cat /tmp/ev.policy >$K/policy || { fail "policy write failed"; return 1; }
+	want=$(sha256sum </tmp/ev.policy | cut -d' ' -f1)
+	echo "@@VAL policy_written $want"
+	[ "$(sed -n 's/^policy_digest //p' $K/status)" = "$want" ] ||
+		{ fail "status: policy_digest is not the written policy's sha256"; return 1; }
+	echo ev >$L/evfile
+	slimctl relabel "USER PUBLIC" $L/evfile || { fail "relabel failed"; return 1; }
+	cp /bin/slimtest $L/evdaemon
+	# a SYSTEM task demoted by a file, one by an IP socket, and one that
+	# goes SYSTEM -> USER (recorded) -> UNTRUSTED (not: it was not SYSTEM)
+	run_t "read OK|level UNTRUSTED PUBLIC|" $L/evdaemon read $L/untrusted level || return 1
+	run_t "udp-recv OK|level UNTRUSTED PUBLIC|" $L/evdaemon udp-recv level || return 1
+	run_t "read OK|read OK|level UNTRUSTED PUBLIC|" \
+		$L/evdaemon read $L/user read $L/untrusted level || return 1
+	run_t "read OK|level SYSTEM SYSTEM_SENSITIVE|" $L/evdaemon read $L/secret level || return 1
+	sleep 1
+	w1=$(counter events_written)
+	[ "$w1" -ge $((w0 + 8)) ] || { fail "events_written $w0 -> $w1, want 8 more"; return 1; }
+	grep -q ' ima-buf sha256:[0-9a-f]* slim_event 534c4556' $K/ascii_runtime_measurements ||
+		{ fail "no slim_event line in the ascii list"; return 1; }
+	# back to the policy before, for the scenarios after this one
+	cat /tmp/before.policy >$K/policy || { fail "policy restore failed"; return 1; }
+	dump events
+}
+
+# The limit on relabel and demotion records: reloaded with a burst of 2,
+# no refill and a cap of 4; 25 SYSTEM tasks demoted in three batches,
+# each followed by time for the drop report. The host checks that the
+# burst passed, every other demotion is counted in events_dropped, a
+# dropped record reported the first batch's drops, and the cap ended with
+# one final record (tests/vm/run.sh).
+scn_lattice_events_limit() {
+	rmmod slim || { fail "rmmod failed"; return 1; }
+	insmod /lib/slim.ko lock=0 pcr=$PCR mode=enforce events_burst=2 \
+		events_rate=0 events_max=4 || { fail "insmod failed"; return 1; }
+	n=0
+	for batch in 10 10 5; do
+		i=0
+		while [ $i -lt $batch ]; do
+			$T read $L/untrusted >/dev/null
+			i=$((i + 1))
+		done
+		n=$((n + batch))
+		sleep 2.5
+	done
+	echo "@@VAL limit_demotions $n"
+	echo "@@VAL limit_counter_dropped $(counter events_dropped)"
+	dump limit
 }
 
 # (the workers do not read the module's own files: an open of a securityfs

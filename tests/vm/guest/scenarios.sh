@@ -20,14 +20,14 @@ scn_load() {
 	sha256:????????????????????????????????????????????????????????????????) ;;
 	*) fail "boot_aggregate digest: $4"; return 1 ;;
 	esac
-	[ "$(count)" -ge 1 ] || { fail "count $(count)"; return 1; }
+	[ "$(mcount)" -ge 1 ] || { fail "count $(mcount)"; return 1; }
 	[ "$(violations)" = 0 ] || { fail "violations $(violations)"; return 1; }
 }
 
 # expect_new_entry BEFORE PATH: exactly one entry more, for PATH, with
 # PATH's sha256
 expect_new_entry() {
-	now=$(count)
+	now=$(mcount)
 	[ "$now" = $(($1 + 1)) ] ||
 		{ fail "count $1 -> $now, expected +1"; return 1; }
 	# shellcheck disable=SC2046 # split the entry into fields
@@ -47,31 +47,31 @@ mkprog() {
 
 scn_exec_once() {
 	mkprog /root/p1 ""
-	c0=$(count)
+	c0=$(mcount)
 	/root/p1/true true || { fail "cannot run /root/p1/true"; return 1; }
 	expect_new_entry "$c0" /root/p1/true
 }
 
 scn_exec_again() {
-	c0=$(count)
+	c0=$(mcount)
 	/root/p1/true true
 	/root/p1/true true
-	[ "$(count)" = "$c0" ] || { fail "count $c0 -> $(count)"; return 1; }
+	[ "$(mcount)" = "$c0" ] || { fail "count $c0 -> $(mcount)"; return 1; }
 }
 
 scn_exec_modified() {
 	echo "changed" >>/root/p1/true
-	c0=$(count)
+	c0=$(mcount)
 	/root/p1/true true || { fail "cannot run modified /root/p1/true"; return 1; }
 	expect_new_entry "$c0" /root/p1/true || return 1
-	c0=$(count)
+	c0=$(mcount)
 	/root/p1/true true
-	[ "$(count)" = "$c0" ] || { fail "re-run of the modified program added entries"; return 1; }
+	[ "$(mcount)" = "$c0" ] || { fail "re-run of the modified program added entries"; return 1; }
 }
 
 scn_file_read_root() {
 	echo "config $$" >/root/conf
-	c0=$(count)
+	c0=$(mcount)
 	cat /root/conf >/dev/null
 	expect_new_entry "$c0" /root/conf
 }
@@ -83,9 +83,9 @@ scn_mmap_exec() {
 	cat $K/policy >/tmp/policy.keep
 	echo "measure func=MMAP_CHECK mask=MAY_EXEC" >$K/policy ||
 		{ fail "cannot set an MMAP_CHECK-only policy"; return 1; }
-	c0=$(count)
+	c0=$(mcount)
 	[ "$(/usr/bin/basename /a/b)" = b ] || { fail "/usr/bin/basename does not run"; return 1; }
-	c1=$(count)
+	c1=$(mcount)
 	cat /tmp/policy.keep >$K/policy || { fail "cannot restore the policy"; return 1; }
 	[ "$c1" = $((c0 + 3)) ] || { fail "count $c0 -> $c1, expected +3"; return 1; }
 	for f in /usr/bin/basename /lib64/ld-linux-x86-64.so.2 \
@@ -101,11 +101,11 @@ scn_mmap_exec() {
 scn_denied_open() {
 	echo "secret $$" >/root/denied
 	/bin/denied-open >/dev/null 2>&1	# its own exec is measured now
-	c0=$(count)
+	c0=$(mcount)
 	out=$(/bin/denied-open /root/denied)
 	rc=$?
 	[ $rc = 0 ] || { fail "denied-open exit $rc: $out"; return 1; }
-	[ "$(count)" = "$c0" ] || { fail "a denied open was measured: $(last_entry)"; return 1; }
+	[ "$(mcount)" = "$c0" ] || { fail "a denied open was measured: $(last_entry)"; return 1; }
 	cat /root/denied >/dev/null
 	expect_new_entry "$c0" /root/denied
 }
@@ -119,9 +119,9 @@ scn_file_write_only() {
 	printf 'dont_measure fsmagic=0x73636673\nmeasure func=FILE_CHECK mask=MAY_WRITE uid=0\n' >$K/policy ||
 		{ fail "cannot set a write-only FILE_CHECK policy"; return 1; }
 	echo "old content" >/tmp/wo.txt && mv /tmp/wo.txt /root/wo
-	c0=$(count)
+	c0=$(mcount)
 	printf 'new' >/root/wo
-	c1=$(count)
+	c1=$(mcount)
 	last=$(last_entry)
 	cat /tmp/policy.keep >$K/policy || { fail "cannot restore the policy"; return 1; }
 	[ "$c1" = $((c0 + 1)) ] || { fail "count $c0 -> $c1, expected +1"; return 1; }
@@ -140,10 +140,10 @@ scn_file_read_nonroot() {
 	mkdir -p /pub && chmod 755 /pub
 	echo "public $$" >/pub/data && chmod 644 /pub/data
 	su -s /bin/sh nobody -c true || { fail "su nobody does not work"; return 1; }
-	c0=$(count)
+	c0=$(mcount)
 	out=$(su -s /bin/sh nobody -c "id -u; cat /pub/data")
 	[ "$out" = "$(printf '65534\npublic %s' $$)" ] || { fail "su output: $out"; return 1; }
-	[ "$(count)" = "$c0" ] || { fail "uid 65534's read measured: $(last_entry)"; return 1; }
+	[ "$(mcount)" = "$c0" ] || { fail "uid 65534's read measured: $(last_entry)"; return 1; }
 	cat /pub/data >/dev/null
 	expect_new_entry "$c0" /pub/data
 }
@@ -173,7 +173,7 @@ scn_policy_malformed() {
 		{ fail "no clear error in the kernel log"; return 1; }
 	# the old policy still measures
 	mkprog /root/p2 2
-	c0=$(count)
+	c0=$(mcount)
 	/root/p2/true true
 	expect_new_entry "$c0" /root/p2/true
 }
@@ -184,9 +184,9 @@ scn_policy_replace() {
 	want=$(printf 'dont_measure fsmagic=0x9fa0\nmeasure func=BPRM_CHECK mask=MAY_EXEC\n')
 	[ "$(cat $K/policy)" = "$want" ] || { fail "policy reads back as: $(cat $K/policy)"; return 1; }
 	echo "not measured" >/root/conf2
-	c0=$(count)
+	c0=$(mcount)
 	cat /root/conf2 >/dev/null
-	[ "$(count)" = "$c0" ] || { fail "FILE_CHECK still measured under exec-only policy"; return 1; }
+	[ "$(mcount)" = "$c0" ] || { fail "FILE_CHECK still measured under exec-only policy"; return 1; }
 	mkprog /root/p3 3
 	/root/p3/true true
 	expect_new_entry "$c0" /root/p3/true || return 1
@@ -283,7 +283,7 @@ scn_lock_refuses_removal() {
 	grep -q '^slim ' /proc/modules || { fail "module gone"; return 1; }
 	[ -e $K/runtime_measurements_count ] || { fail "$K gone"; return 1; }
 	mkprog /root/p5 5
-	c0=$(count)
+	c0=$(mcount)
 	/root/p5/true true
 	expect_new_entry "$c0" /root/p5/true
 }
