@@ -40,8 +40,8 @@ int att_list_id_parse(const char *s, enum att_hash *alg, uint8_t *digest)
 	if (*alg == ATT_HASH_NONE)
 		return ATT_E_FORMAT;
 	if (strlen(colon + 1) != 2 * att_hash_size(*alg) ||
-	    att_hex_decode(colon + 1, strlen(colon + 1), digest,
-			   ATT_DIGEST_MAX, &got) ||
+	    att_hex_decode(colon + 1, strlen(colon + 1), digest, ATT_DIGEST_MAX,
+			   &got) ||
 	    got != att_hash_size(*alg))
 		return ATT_E_FORMAT;
 	return ATT_OK;

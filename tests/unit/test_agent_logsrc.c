@@ -144,17 +144,16 @@ static void first_identity(void **state)
 	uint8_t other[20];
 	int same = -1;
 
-	assert_int_equal(agent_log_open("slim", f->path, 11, ATT_HASH_SHA1,
-					&l),
+	assert_int_equal(agent_log_open("slim", f->path, 11, ATT_HASH_SHA1, &l),
 			 ATT_OK);
 	/* empty: not the list named */
 	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1, other, &same),
 			 ATT_OK);
 	assert_false(same);
 	append(f, 20);
-	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1,
-					    f->all.data + 4, &same),
-			 ATT_OK);
+	assert_int_equal(
+		agent_log_first_is(l, ATT_HASH_SHA1, f->all.data + 4, &same),
+		ATT_OK);
 	assert_true(same);
 	memcpy(other, f->all.data + 4, 20);
 	other[19] ^= 1;
@@ -162,15 +161,15 @@ static void first_identity(void **state)
 			 ATT_OK);
 	assert_false(same);
 	/* the right bytes under another bank are not the same identity */
-	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA256,
-					    f->all.data + 4, &same),
-			 ATT_OK);
+	assert_int_equal(
+		agent_log_first_is(l, ATT_HASH_SHA256, f->all.data + 4, &same),
+		ATT_OK);
 	assert_false(same);
 	/* after an incremental read, still entry 0 (not the read position) */
 	read_check(l, f, 15, SIZE_MAX, 5, 0);
-	assert_int_equal(agent_log_first_is(l, ATT_HASH_SHA1,
-					    f->all.data + 4, &same),
-			 ATT_OK);
+	assert_int_equal(
+		agent_log_first_is(l, ATT_HASH_SHA1, f->all.data + 4, &same),
+		ATT_OK);
 	assert_true(same);
 	memcpy(other, f->all.data + 4, 20);
 	/* the list is replaced by a longer one (slim.ko loaded again): its
