@@ -110,7 +110,8 @@ if [ -n "$KEEP" ]; then
                 $FLEET_BIN/attestctl fleet
     consoles:   $FLEET_DIR/g*/console.log
     commands:   $VM_SRC/deploy/fleet-cmd.sh $FLEET_DIR N COMMAND
-                (run-unknown, load-module, reboot, poweroff)
+                (run-unknown, load-module, demote, permissive, reload,
+                 reboot, poweroff)
     stop:       kill \$(cat $FLEET_DIR/g*/qemu.pid $FLEET_DIR/g*/swtpm.pid $FLEET_DIR/verifier/pid); rm -rf $FLEET_DIR
 EOF
 	exit 0
