@@ -155,8 +155,91 @@ static int slim_call_inode_xattr(struct ftrace_regs *fregs)
 
 static int slim_call_inode_setattr(struct ftrace_regs *fregs)
 {
-	slim_inode_setattr((struct dentry *)ARG(1));
+	int rc = slim_inode_change((struct dentry *)ARG(1));
+
+	if (!rc)
+		slim_inode_setattr((struct dentry *)ARG(1));
+	return rc;
+}
+
+/* inode_unlink(dir, dentry) */
+static int slim_call_inode_unlink(struct ftrace_regs *fregs)
+{
+	return slim_inode_change((struct dentry *)ARG(1));
+}
+
+/* inode_rename(old_dir, old_dentry, new_dir, new_dentry, flags) */
+static int slim_call_inode_rename(struct ftrace_regs *fregs)
+{
+	return slim_inode_rename((struct dentry *)ARG(1),
+				 (struct dentry *)ARG(3));
+}
+
+static int slim_call_unix_may_send(struct ftrace_regs *fregs)
+{
+	return slim_unix_may_send((struct socket *)ARG(0),
+				  (struct socket *)ARG(1));
+}
+
+static int slim_call_sk_free(struct ftrace_regs *fregs)
+{
+	slim_sk_free((struct sock *)ARG(0));
 	return 0;
+}
+
+static int slim_call_shm_alloc(struct ftrace_regs *fregs)
+{
+	return slim_shm_alloc((struct kern_ipc_perm *)ARG(0));
+}
+
+/* shm_free(perm), msg_msg_free(msg) */
+static int slim_call_ipc_free(struct ftrace_regs *fregs)
+{
+	slim_ipc_free((const void *)ARG(0));
+	return 0;
+}
+
+/* shm_shmat(perm, shmaddr, shmflg) */
+static int slim_call_shm_shmat(struct ftrace_regs *fregs)
+{
+	return slim_shm_shmat((struct kern_ipc_perm *)ARG(0), (int)ARG(2));
+}
+
+/* msg_queue_msgsnd(perm, msg, msqflg) */
+static int slim_call_msg_msgsnd(struct ftrace_regs *fregs)
+{
+	return slim_msg_msgsnd((struct msg_msg *)ARG(1));
+}
+
+/* msg_queue_msgrcv(perm, msg, target, type, mode) */
+static int slim_call_msg_msgrcv(struct ftrace_regs *fregs)
+{
+	return slim_msg_msgrcv((struct msg_msg *)ARG(1),
+			       (struct task_struct *)ARG(2));
+}
+
+static int slim_call_ptrace_access(struct ftrace_regs *fregs)
+{
+	return slim_ptrace_access((struct task_struct *)ARG(0),
+				  (unsigned int)ARG(1));
+}
+
+static int slim_call_ptrace_traceme(struct ftrace_regs *fregs)
+{
+	return slim_ptrace_traceme((struct task_struct *)ARG(0));
+}
+
+static int slim_call_task_kill(struct ftrace_regs *fregs)
+{
+	return slim_task_kill((struct task_struct *)ARG(0),
+			      (struct kernel_siginfo *)ARG(1), (int)ARG(2),
+			      (const struct cred *)ARG(3));
+}
+
+/* file_mprotect(vma, reqprot, prot) */
+static int slim_call_file_mprotect(struct ftrace_regs *fregs)
+{
+	return slim_file_mprotect((struct vm_area_struct *)ARG(0), ARG(2));
 }
 
 static int slim_call_inode_free(struct ftrace_regs *fregs)
@@ -191,7 +274,32 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	{ .symbol = "security_inode_removexattr",
 	  .call = slim_call_inode_xattr, .can_deny = true },
 	{ .symbol = "security_inode_setattr",
-	  .call = slim_call_inode_setattr },
+	  .call = slim_call_inode_setattr, .can_deny = true },
+	{ .symbol = "security_inode_unlink", .call = slim_call_inode_unlink,
+	  .can_deny = true },
+	{ .symbol = "security_inode_rename", .call = slim_call_inode_rename,
+	  .can_deny = true },
+	{ .symbol = "security_unix_may_send", .call = slim_call_unix_may_send,
+	  .can_deny = true },
+	{ .symbol = "security_sk_free", .call = slim_call_sk_free },
+	{ .symbol = "security_shm_alloc", .call = slim_call_shm_alloc,
+	  .can_deny = true },
+	{ .symbol = "security_shm_free", .call = slim_call_ipc_free },
+	{ .symbol = "security_msg_msg_free", .call = slim_call_ipc_free },
+	{ .symbol = "security_shm_shmat", .call = slim_call_shm_shmat,
+	  .can_deny = true },
+	{ .symbol = "security_msg_queue_msgsnd",
+	  .call = slim_call_msg_msgsnd, .can_deny = true },
+	{ .symbol = "security_msg_queue_msgrcv",
+	  .call = slim_call_msg_msgrcv, .can_deny = true },
+	{ .symbol = "security_ptrace_access_check",
+	  .call = slim_call_ptrace_access, .can_deny = true },
+	{ .symbol = "security_ptrace_traceme",
+	  .call = slim_call_ptrace_traceme, .can_deny = true },
+	{ .symbol = "security_task_kill", .call = slim_call_task_kill,
+	  .can_deny = true },
+	{ .symbol = "security_file_mprotect", .call = slim_call_file_mprotect,
+	  .can_deny = true },
 	{ .symbol = "security_file_permission",
 	  .call = slim_call_file_permission, .can_deny = true },
 	{ .symbol = "security_socket_sendmsg",
@@ -307,6 +415,9 @@ int slim_attach(void)
 		}
 		slim_ops_registered[k] = true;
 	}
+	rc = slim_kprobes_init();
+	if (rc)
+		goto err;
 	return 0;
 err:
 	slim_detach();
@@ -321,6 +432,7 @@ void slim_detach(void)
 {
 	int k;
 
+	slim_kprobes_exit();
 	for (k = ARRAY_SIZE(slim_ops) - 1; k >= 0; k--) {
 		if (slim_ops_registered[k])
 			unregister_ftrace_function(&slim_ops[k]);

@@ -173,20 +173,22 @@ static void slim_ev_level(struct slim_ev *ev, enum slim_ev_tag tag,
 }
 
 /* Safe in atomic context. */
-static void slim_ev_task(struct slim_ev *ev)
+/* @task: current, or a task blocked in a system call (its mm is stable) */
+static void slim_ev_task(struct slim_ev *ev, struct task_struct *task)
 {
 	char comm[TASK_COMM_LEN];
 
-	slim_ev_u32(ev, SLIM_T_PID, task_tgid_nr(current));
-	memcpy(comm, current->comm, sizeof(comm));
+	slim_ev_u32(ev, SLIM_T_PID, task_tgid_nr(task));
+	memcpy(comm, task->comm, sizeof(comm));
 	comm[sizeof(comm) - 1] = '\0';
 	slim_ev_str(ev, SLIM_T_COMM, comm);
 }
 
 /* Safe in atomic context: d_path() does not sleep, fput() defers. */
-static void slim_ev_exe(struct slim_ev *ev)
+static void slim_ev_exe(struct slim_ev *ev, struct task_struct *task)
 {
-	struct file *exe = current->mm ? slim_mm_exe_file(current->mm) : NULL;
+	struct mm_struct *mm = READ_ONCE(task->mm);
+	struct file *exe = mm ? slim_mm_exe_file(mm) : NULL;
 	const char *name = "(none)";
 	char *p;
 
@@ -363,10 +365,11 @@ static void slim_ev_drop_worker(struct work_struct *w)
 /* ---- the events ------------------------------------------------------------ */
 
 /*
- * @integ/@secr: the task's levels after it read the file at @path (NULL:
- * received on an IP socket); @t: before. Recorded when @t was SYSTEM.
+ * @integ/@secr: @task's levels after it read from @cause (the file at
+ * @path for SLIM_CAUSE_FILE); @t: before. Recorded when @t was SYSTEM.
  */
-void slim_event_demotion(const struct path *path, const struct slim_level *t,
+void slim_event_demotion(struct task_struct *task, enum slim_cause cause,
+			 const struct path *path, const struct slim_level *t,
 			 unsigned int integ, unsigned int secr, gfp_t gfp)
 {
 	struct slim_ev *ev;
@@ -375,17 +378,27 @@ void slim_event_demotion(const struct path *path, const struct slim_level *t,
 		return;
 	ev = slim_ev_new(SLIM_EV_DEMOTION, gfp);
 	if (ev) {
-		slim_ev_task(ev);
-		slim_ev_exe(ev);
+		slim_ev_task(ev, task);
+		slim_ev_exe(ev, task);
 		slim_ev_level(ev, SLIM_T_OLD_LABEL, t->integ, t->secr);
 		slim_ev_level(ev, SLIM_T_NEW_LABEL, integ, secr);
-		slim_ev_u8(ev, SLIM_T_CAUSE, path ? 1 : 2);
-		if (path)
+		slim_ev_u8(ev, SLIM_T_CAUSE, cause);
+		if (cause == SLIM_CAUSE_FILE && path)
 			slim_ev_str(ev, SLIM_T_PATH,
 				    slim_objname(path, NULL, ev->scratch,
 						 sizeof(ev->scratch)));
 	}
 	slim_ev_submit(ev);
+}
+
+/*
+ * Something the lattice should have seen was missed (a return probe had
+ * no free instance): it is reported like a dropped record, because a
+ * demotion may be hidden in it. Atomic context.
+ */
+void slim_event_missed(void)
+{
+	slim_ev_submit(NULL);
 }
 
 /* Sleepable. @old and @new: the labels as text. */
@@ -400,7 +413,7 @@ void slim_event_relabel(const struct path *path, const char *old,
 					 sizeof(ev->scratch)));
 		slim_ev_str(ev, SLIM_T_OLD_LABEL, old);
 		slim_ev_str(ev, SLIM_T_NEW_LABEL, new);
-		slim_ev_task(ev);
+		slim_ev_task(ev, current);
 	}
 	slim_ev_submit(ev);
 }
@@ -417,7 +430,7 @@ void slim_event_mode(int old, int mode)
 	}
 	slim_ev_u8(ev, SLIM_T_OLD_MODE, old);
 	slim_ev_u8(ev, SLIM_T_MODE, mode);
-	slim_ev_task(ev);
+	slim_ev_task(ev, current);
 	slim_ev_write_now(ev);
 }
 
@@ -442,7 +455,7 @@ void slim_event_policy(const char *text, size_t len, bool written)
 	slim_ev_bytes(ev, SLIM_T_DIGEST, digest, sizeof(digest));
 	slim_ev_u8(ev, SLIM_T_SOURCE, written ? 1 : 0);
 	if (written) {
-		slim_ev_task(ev);
+		slim_ev_task(ev, current);
 	} else {
 		slim_ev_u32(ev, SLIM_T_PID, 0);
 		slim_ev_str(ev, SLIM_T_COMM, KBUILD_MODNAME);
@@ -467,7 +480,7 @@ void slim_event_evm_key(void)
 		slim_count(SLIM_C_EV_DROPPED);
 		return;
 	}
-	slim_ev_task(ev);
+	slim_ev_task(ev, current);
 	slim_ev_write_now(ev);
 }
 

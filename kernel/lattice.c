@@ -237,6 +237,13 @@ static const char *const slim_counter_names[SLIM_C_MAX] = {
 	[SLIM_C_EV_DROPPED] = "events_dropped",
 	[SLIM_C_TASKS] = "task_states",
 	[SLIM_C_INODES] = "inode_states",
+	[SLIM_C_OBJECTS] = "object_states",
+	[SLIM_C_DEMOTE_IPC] = "demotions_ipc",
+	[SLIM_C_DENY_PTRACE] = "denied_ptrace",
+	[SLIM_C_DENY_SIGNAL] = "denied_signal",
+	[SLIM_C_DENY_META] = "denied_metadata",
+	[SLIM_C_DENY_MAPPED] = "denied_demotion_mapped",
+	[SLIM_C_IPC_MISSED] = "ipc_missed",
 };
 
 const char *slim_counter_name(int c)
@@ -253,6 +260,11 @@ static const char *const slim_rule_names[] = {
 	[SLIM_RULE_LABEL] = "labels change only through the module",
 	[SLIM_RULE_NOMEM] = "no memory to track the task",
 	[SLIM_RULE_EVM] = "label without a valid HMAC",
+	[SLIM_RULE_PTRACE] = "no access to a process up in integrity",
+	[SLIM_RULE_PTRACE_DOWN] = "no access to a process down in secrecy",
+	[SLIM_RULE_SIGNAL] = "no signal up in integrity",
+	[SLIM_RULE_META] = "no change of a file up in integrity",
+	[SLIM_RULE_MAPPED] = "no demotion while sharing writable memory",
 };
 
 static const int slim_rule_counter[] = {
@@ -262,6 +274,11 @@ static const int slim_rule_counter[] = {
 	[SLIM_RULE_LABEL] = SLIM_C_DENY_XATTR,
 	[SLIM_RULE_NOMEM] = SLIM_C_DENY_NOMEM,
 	[SLIM_RULE_EVM] = SLIM_C_DENY_EVM,
+	[SLIM_RULE_PTRACE] = SLIM_C_DENY_PTRACE,
+	[SLIM_RULE_PTRACE_DOWN] = SLIM_C_DENY_PTRACE,
+	[SLIM_RULE_SIGNAL] = SLIM_C_DENY_SIGNAL,
+	[SLIM_RULE_META] = SLIM_C_DENY_META,
+	[SLIM_RULE_MAPPED] = SLIM_C_DENY_MAPPED,
 };
 
 static DEFINE_RATELIMIT_STATE(slim_log_rs, 5 * HZ, 20);
@@ -293,23 +310,38 @@ const char *slim_objname(const struct path *path, const struct dentry *dentry,
 	return "(IP socket)";
 }
 
+static const char *const slim_cause_names[] = {
+	[SLIM_CAUSE_FILE] = "file",
+	[SLIM_CAUSE_IP] = "(IP socket)",
+	[SLIM_CAUSE_PROCESS] = "(process)",
+	[SLIM_CAUSE_PIPE] = "(pipe)",
+	[SLIM_CAUSE_UNIX] = "(UNIX socket)",
+	[SLIM_CAUSE_SHM] = "(SysV shared memory)",
+	[SLIM_CAUSE_MSG] = "(SysV message)",
+};
+
+/* an object that is not a file, for a log line */
+const char *slim_cause_name(enum slim_cause cause)
+{
+	return cause < ARRAY_SIZE(slim_cause_names) &&
+	       slim_cause_names[cause] ? slim_cause_names[cause] : "?";
+}
+
 /*
- * A rule says no: counted and logged (rate limited); the error to return
- * in enforce mode, 0 in permissive mode.
+ * A rule says no to something on @what (a file's name, "process 12", a
+ * cause's name): counted and logged (rate limited); the error to return in
+ * enforce mode, 0 in permissive mode.
  */
-int slim_deny(enum slim_denial rule, const struct path *path,
-	      const struct dentry *dentry, const struct slim_level *task,
-	      const struct slim_level *obj)
+int slim_deny_named(enum slim_denial rule, const char *kind, const char *what,
+		    const struct slim_level *task, const struct slim_level *obj)
 {
 	bool enforce = READ_ONCE(slim_mode) == SLIM_MODE_ENFORCE;
-	char name[SLIM_NAME_MAX];
 
 	slim_count(enforce ? slim_rule_counter[rule] : SLIM_C_PERMITTED);
 	if (slim_log_ok())
-		pr_notice("%s: pid=%d comm=%s file=%s task=%s/%s object=%s/%s rule=\"%s\"\n",
+		pr_notice("%s: pid=%d comm=%s %s=%s task=%s/%s object=%s/%s rule=\"%s\"\n",
 			  enforce ? "denied" : "permissive",
-			  task_pid_nr(current), current->comm,
-			  slim_objname(path, dentry, name, sizeof(name)),
+			  task_pid_nr(current), current->comm, kind, what,
 			  slim_integ_name(task->integ),
 			  slim_secr_name(task->secr),
 			  slim_integ_name(obj->integ),
@@ -317,8 +349,19 @@ int slim_deny(enum slim_denial rule, const struct path *path,
 	if (!enforce)
 		return 0;
 	return rule == SLIM_RULE_NOMEM ? -ENOMEM :
-		rule == SLIM_RULE_LABEL || rule == SLIM_RULE_EVM ? -EPERM :
-		-EACCES;
+		rule == SLIM_RULE_LABEL || rule == SLIM_RULE_EVM ||
+		rule == SLIM_RULE_SIGNAL ? -EPERM : -EACCES;
+}
+
+int slim_deny(enum slim_denial rule, const struct path *path,
+	      const struct dentry *dentry, const struct slim_level *task,
+	      const struct slim_level *obj)
+{
+	char name[SLIM_NAME_MAX];
+
+	return slim_deny_named(rule, "file",
+			       slim_objname(path, dentry, name, sizeof(name)),
+			       task, obj);
 }
 
 /* ---- the two state tables ------------------------------------------------ */
@@ -356,6 +399,17 @@ static struct slim_key *slim_table_find(struct slim_table *t, const void *obj)
 		if (k->obj == obj)
 			return k;
 	return NULL;
+}
+
+/* a look without holding anything (the answer may be stale at once) */
+static bool slim_table_find_unlocked(struct slim_table *t, const void *obj)
+{
+	bool found;
+
+	rcu_read_lock();
+	found = slim_table_find(t, obj);
+	rcu_read_unlock();
+	return found;
 }
 
 /* caller holds t->lock and found no entry for n->obj */
@@ -553,17 +607,18 @@ out:
 }
 
 /*
- * Levels belong to the process: every thread of the current thread group
- * is lowered. A thread being created at this instant may still copy the
+ * Levels belong to the process: every thread of @task's thread group
+ * is lowered (@task is current, or a task blocked in a system call). A thread being created at this instant may still copy the
  * old levels from its creator (README.md, "Known limits").
  */
-int slim_group_lower(unsigned int integ, unsigned int secr, gfp_t gfp)
+int slim_group_lower(struct task_struct *task, unsigned int integ,
+		     unsigned int secr, gfp_t gfp)
 {
 	struct task_struct *t;
 	int rc = 0;
 
 	rcu_read_lock();
-	for_each_thread(current, t) {
+	for_each_thread(task, t) {
 		if (slim_task_lower(t, integ, secr, gfp))
 			rc = -ENOMEM;
 	}
@@ -648,6 +703,25 @@ enum slim_label_source slim_inode_level(const struct inode *inode,
 	}
 	rcu_read_unlock();
 	return src;
+}
+
+/*
+ * Atomic context, for a change of the file (metadata, unlink, rename): the
+ * cached label; a label not seen since the module loaded may be in an
+ * xattr that cannot be read here, so it counts as SYSTEM integrity.
+ */
+void slim_inode_level_strict(const struct inode *inode, struct slim_level *out)
+{
+	struct slim_inode *e;
+
+	*out = slim_default_level;
+	rcu_read_lock();
+	e = slim_inode_find(inode);
+	if (e)
+		*out = e->lv;
+	else
+		out->integ = SLIM_I_SYSTEM;
+	rcu_read_unlock();
 }
 
 void slim_inode_set(const struct inode *inode, const struct slim_level *l,
@@ -771,6 +845,98 @@ void slim_inode_forget(const struct inode *inode)
 	slim_table_forget(&slim_inodes, inode);
 }
 
+/* ---- IPC objects: the levels of the data they carry ------------------------ */
+
+/*
+ * Pipes and FIFOs (keyed by their inode), UNIX sockets (struct sock), SysV
+ * shared memory segments (kern_ipc_perm) and SysV messages (msg_msg). An
+ * object without an entry carries SYSTEM PUBLIC data. Pipes, sockets and
+ * messages only go down (the lowest integrity and highest secrecy written
+ * into them); a segment keeps the levels of its creator.
+ */
+struct slim_obj {
+	struct slim_key key;	/* first: the allocation */
+	atomic_t lv;		/* struct slim_level, packed */
+};
+
+#define SLIM_OBJ_BITS 10
+static DEFINE_HASHTABLE(slim_obj_ht, SLIM_OBJ_BITS);
+static struct slim_table slim_objs = {
+	.ht = slim_obj_ht, .bits = SLIM_OBJ_BITS,
+	.lock = __SPIN_LOCK_UNLOCKED(slim_objs.lock), .count = SLIM_C_OBJECTS,
+};
+
+/* Atomic context: the levels of the data @obj carries. */
+struct slim_level slim_obj_level(const void *obj)
+{
+	struct slim_level l = slim_initial_level;
+	struct slim_key *k;
+
+	rcu_read_lock();
+	k = slim_table_find(&slim_objs, obj);
+	if (k)
+		l = slim_unpack(atomic_read(&container_of(k, struct slim_obj,
+							   key)->lv));
+	rcu_read_unlock();
+	return l;
+}
+
+/*
+ * @obj now carries data of levels @l too: its integrity falls to at most
+ * @l's and its secrecy rises to at least @l's. -ENOMEM when it has no
+ * entry and none can be made.
+ */
+int slim_obj_lower(const void *obj, const struct slim_level *l, gfp_t gfp)
+{
+	struct slim_obj *e, *n = NULL;
+	struct slim_level cur;
+	struct slim_key *k;
+	unsigned long flags;
+	u32 old, new;
+
+	if (l->integ >= slim_initial_level.integ &&
+	    l->secr <= slim_initial_level.secr &&
+	    !slim_table_find_unlocked(&slim_objs, obj))
+		return 0;
+	rcu_read_lock();
+	k = slim_table_find(&slim_objs, obj);
+	if (!k) {
+		n = kmalloc(sizeof(*n), gfp);
+		if (!n) {
+			rcu_read_unlock();
+			return -ENOMEM;
+		}
+		n->key.obj = obj;
+		atomic_set(&n->lv, slim_pack(&slim_initial_level));
+		spin_lock_irqsave(&slim_objs.lock, flags);
+		k = slim_table_find(&slim_objs, obj);
+		if (!k) {
+			slim_table_add(&slim_objs, &n->key);
+			k = &n->key;
+			n = NULL;
+		}
+		spin_unlock_irqrestore(&slim_objs.lock, flags);
+		kfree(n);
+	}
+	e = container_of(k, struct slim_obj, key);
+	old = atomic_read(&e->lv);
+	do {
+		cur = slim_unpack(old);
+		cur.integ = min_t(unsigned int, cur.integ, l->integ);
+		cur.secr = max_t(unsigned int, cur.secr, l->secr);
+		cur.gread = SLIM_I_NONE;
+		cur.gwrite = SLIM_S_NONE;
+		new = slim_pack(&cur);
+	} while (!atomic_try_cmpxchg(&e->lv, &old, new));
+	rcu_read_unlock();
+	return 0;
+}
+
+void slim_obj_forget(const void *obj)
+{
+	slim_table_forget(&slim_objs, obj);
+}
+
 /* ---- setup ---------------------------------------------------------------- */
 
 int slim_lattice_init(void)
@@ -792,6 +958,8 @@ void slim_lattice_exit(void)
 {
 	BUILD_BUG_ON(offsetof(struct slim_task, key) != 0);
 	BUILD_BUG_ON(offsetof(struct slim_inode, key) != 0);
+	BUILD_BUG_ON(offsetof(struct slim_obj, key) != 0);
 	slim_table_drop(&slim_tasks);
 	slim_table_drop(&slim_inodes);
+	slim_table_drop(&slim_objs);
 }

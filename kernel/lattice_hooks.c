@@ -23,7 +23,10 @@
 
 #include <linux/fs.h>
 #include <linux/file.h>
+#include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/mmap_lock.h>
+#include <linux/sched/coredump.h>
 #include <linux/mount.h>
 #include <linux/namei.h>
 #include <linux/net.h>
@@ -44,25 +47,33 @@ bool slim_lattice_on(void)
 	return slim_is_active() && READ_ONCE(slim_mode) != SLIM_MODE_OFF;
 }
 
-/* kernel threads and the module's own hashing are outside the lattice */
-static bool slim_lattice_task(void)
+/*
+ * Kernel threads and the module's own hashing are outside the lattice.
+ * io_uring's workers (and its SQPOLL thread) are threads of the process
+ * that submitted the work: they carry its levels and obey its rules.
+ */
+bool slim_lattice_task(void)
 {
-	if (current->flags & (PF_KTHREAD | PF_IO_WORKER))
+	if (current->flags & PF_KTHREAD)
 		return false;
 	return !slim_guard_active();
 }
 
-/* regular files of real file systems; pseudo file systems are outside */
-static bool slim_lattice_file(const struct file *file)
+/*
+ * Regular files of real file systems; pseudo file systems are outside, and
+ * so are the kernel's private shmem inodes (SysV segments and shared
+ * anonymous memory: their levels are kept elsewhere, lattice_ipc.c).
+ */
+bool slim_lattice_file(const struct file *file)
 {
 	const struct inode *inode = file ? file_inode(file) : NULL;
 
-	return inode && S_ISREG(inode->i_mode) && slim_watchable(inode->i_sb);
+	return inode && S_ISREG(inode->i_mode) && !IS_PRIVATE(inode) &&
+		slim_watchable(inode->i_sb);
 }
 
-static int slim_check_write(const struct path *path,
-			    const struct slim_level *t,
-			    const struct slim_level *obj)
+int slim_check_write(const struct path *path, const struct slim_level *t,
+		     const struct slim_level *obj)
 {
 	if (obj->integ > t->integ)
 		return slim_deny(SLIM_RULE_WRITE_UP, path, NULL, t, obj);
@@ -72,15 +83,105 @@ static int slim_check_write(const struct path *path,
 }
 
 /*
- * The task with levels @t reads an object with levels @obj: the file at
- * @path, or with @path NULL an IP socket.
+ * The levels of what a task with levels @t writes into a pipe, a socket or
+ * a message: its own, except that a declassifier writes at its
+ * guard-write floor.
  */
-static int slim_apply_read(const struct path *path,
-			   const struct slim_level *t,
-			   const struct slim_level *obj, gfp_t gfp)
+struct slim_level slim_written_level(const struct slim_level *t)
+{
+	struct slim_level l = *t;
+
+	if (t->gwrite < l.secr)
+		l.secr = t->gwrite;
+	l.gread = SLIM_I_NONE;
+	l.gwrite = SLIM_S_NONE;
+	return l;
+}
+
+/*
+ * Would the process keep a way to write where its new levels may not? A
+ * shared writable mapping of a file it could no longer write, or of memory
+ * other processes may map (shared anonymous memory, SysV segments, memfd
+ * and files outside the lattice), or its whole memory shared with another
+ * process (a vfork child before exec, a CLONE_VM child). Write access to
+ * a mapping cannot be taken away from a module, so the demotion is refused
+ * instead (README.md, "Mappings"). When the memory map's lock cannot be
+ * had without sleeping in atomic context, the answer is yes.
+ */
+static bool slim_mm_blocks(struct mm_struct *mm, const struct slim_level *t,
+			   unsigned int integ, unsigned int secr, bool sleep)
+{
+	VMA_ITERATOR(vmi, mm, 0);
+	struct vm_area_struct *vma;
+	struct slim_level obj;
+	bool block = false;
+
+	if (!mmap_read_trylock(mm)) {
+		if (!sleep || mmap_read_lock_killable(mm))
+			return true;
+	}
+	for_each_vma(vmi, vma) {
+		struct file *f = vma->vm_file;
+
+		if ((vma->vm_flags & (VM_SHARED | VM_WRITE)) !=
+		    (VM_SHARED | VM_WRITE) ||
+		    (vma->vm_flags & (VM_IO | VM_PFNMAP)) || !f ||
+		    !S_ISREG(file_inode(f)->i_mode))
+			continue;
+		if (!slim_lattice_file(f)) {
+			block = true;
+			break;
+		}
+		slim_inode_level(file_inode(f), &obj);
+		if (obj.integ > integ ||
+		    (obj.secr < secr && t->gwrite > obj.secr)) {
+			block = true;
+			break;
+		}
+	}
+	mmap_read_unlock(mm);
+	return block;
+}
+
+static bool slim_demotion_blocked(struct task_struct *task,
+				  const struct slim_level *t,
+				  unsigned int integ, unsigned int secr,
+				  gfp_t gfp)
+{
+	struct mm_struct *mm = READ_ONCE(task->mm);
+
+	if (!mm)
+		return false;
+	if (READ_ONCE(task->vfork_done) ||
+	    test_bit(MMF_MULTIPROCESS, &mm->flags))
+		return true;
+	return slim_mm_blocks(mm, t, integ, secr,
+			      task == current && gfpflags_allow_blocking(gfp));
+}
+
+static const char *const slim_read_verb[] = {
+	[SLIM_CAUSE_FILE] = "read",
+	[SLIM_CAUSE_IP] = "received on",
+	[SLIM_CAUSE_PROCESS] = "accessed a",
+	[SLIM_CAUSE_PIPE] = "read from a",
+	[SLIM_CAUSE_UNIX] = "received on a",
+	[SLIM_CAUSE_SHM] = "attached",
+	[SLIM_CAUSE_MSG] = "received a",
+};
+
+/*
+ * @task (current, or a task blocked in a system call) with levels @t reads
+ * data of levels @obj from @cause: the file at @path, an IP or UNIX
+ * socket, a pipe, a SysV segment or message, another process's memory.
+ * Returns the error that refuses the read in enforce mode, else 0.
+ */
+int slim_read_from(struct task_struct *task, enum slim_cause cause,
+		   const struct path *path, const struct slim_level *t,
+		   const struct slim_level *obj, gfp_t gfp)
 {
 	unsigned int integ = t->integ, secr = t->secr;
 	char name[SLIM_NAME_MAX];
+	int rc;
 
 	if (obj->integ < t->integ) {
 		if (t->gread <= obj->integ)
@@ -92,21 +193,41 @@ static int slim_apply_read(const struct path *path,
 		secr = obj->secr;
 	if (integ == t->integ && secr == t->secr)
 		return 0;
-	if (slim_group_lower(integ, secr, gfp))
+	if (slim_demotion_blocked(task, t, integ, secr, gfp)) {
+		rc = cause == SLIM_CAUSE_FILE || cause == SLIM_CAUSE_PIPE ?
+			slim_deny(SLIM_RULE_MAPPED, path, NULL, t, obj) :
+			slim_deny_named(SLIM_RULE_MAPPED, "object",
+					slim_cause_name(cause), t, obj);
+		if (rc)
+			return rc;
+	}
+	if (slim_group_lower(task, integ, secr, gfp))
 		return slim_deny(SLIM_RULE_NOMEM, path, NULL, t, obj);
 	if (integ != t->integ)
-		slim_count(path ? SLIM_C_DEMOTE : SLIM_C_DEMOTE_RECV);
+		slim_count(cause == SLIM_CAUSE_FILE ? SLIM_C_DEMOTE :
+			   cause == SLIM_CAUSE_IP ? SLIM_C_DEMOTE_RECV :
+			   SLIM_C_DEMOTE_IPC);
 	if (secr != t->secr)
 		slim_count(SLIM_C_RAISE);
-	slim_event_demotion(path, t, integ, secr, gfp);
+	slim_event_demotion(task, cause, path, t, integ, secr, gfp);
 	if (slim_log_ok())
 		pr_notice("demoted: pid=%d comm=%s %s/%s -> %s/%s: %s %s\n",
-			  task_pid_nr(current), current->comm,
+			  task_pid_nr(task), task->comm,
 			  slim_integ_name(t->integ), slim_secr_name(t->secr),
 			  slim_integ_name(integ), slim_secr_name(secr),
-			  path ? "read" : "received on",
-			  slim_objname(path, NULL, name, sizeof(name)));
+			  slim_read_verb[cause],
+			  cause == SLIM_CAUSE_FILE ?
+			  slim_objname(path, NULL, name, sizeof(name)) :
+			  slim_cause_name(cause));
 	return 0;
+}
+
+static int slim_apply_read(const struct path *path,
+			   const struct slim_level *t,
+			   const struct slim_level *obj, gfp_t gfp)
+{
+	return slim_read_from(current, path ? SLIM_CAUSE_FILE : SLIM_CAUSE_IP,
+			      path, t, obj, gfp);
 }
 
 /*
@@ -177,8 +298,14 @@ int slim_file_permission(struct file *file, int mask)
 
 	if (!(mask & (MAY_READ | MAY_WRITE | MAY_APPEND)))
 		return 0;
-	if (!slim_lattice_on() || !slim_lattice_task() ||
-	    !slim_lattice_file(file))
+	if (!slim_lattice_on() || !slim_lattice_task() || !file)
+		return 0;
+	if (S_ISFIFO(file_inode(file)->i_mode)) {
+		if (mask & (MAY_WRITE | MAY_APPEND))
+			return slim_pipe_write(file);
+		return slim_pipe_read_done(file, GFP_ATOMIC);
+	}
+	if (!slim_lattice_file(file))
 		return 0;
 	t = slim_task_level(current);
 	slim_inode_level(file_inode(file), &obj);
@@ -220,7 +347,11 @@ int slim_socket_sendmsg(struct socket *sock, struct msghdr *msg, int size)
 {
 	struct slim_level t;
 
-	if (!slim_lattice_on() || !slim_lattice_task() || !slim_sock_ip(sock))
+	if (!slim_lattice_on() || !slim_lattice_task())
+		return 0;
+	if (sock && sock->sk && sock->sk->sk_family == AF_UNIX)
+		return slim_unix_sendmsg(sock);
+	if (!slim_sock_ip(sock))
 		return 0;
 	t = slim_task_level(current);
 	if (t.secr > SLIM_S_PUBLIC && t.gwrite > SLIM_S_PUBLIC)
@@ -234,7 +365,11 @@ int slim_socket_recvmsg(struct socket *sock, struct msghdr *msg, int size,
 {
 	struct slim_level t;
 
-	if (!slim_lattice_on() || !slim_lattice_task() || !slim_sock_ip(sock))
+	if (!slim_lattice_on() || !slim_lattice_task())
+		return 0;
+	if (sock && sock->sk && sock->sk->sk_family == AF_UNIX)
+		return slim_unix_recv_done(sock->sk);
+	if (!slim_sock_ip(sock))
 		return 0;
 	t = slim_task_level(current);
 	return slim_apply_read(NULL, &t, &slim_ip_level, GFP_ATOMIC);
@@ -290,12 +425,13 @@ int slim_inode_setxattr(struct dentry *dentry, const char *name)
 	if (!slim_is_active() || !dentry || !name)
 		return 0;
 	ours = !strcmp(name, SLIM_XATTR) || !strcmp(name, SLIM_EVM_XATTR);
-	if (!ours && !slim_evm_protected_name(name))
-		return 0;
 	inode = d_backing_inode(dentry);
-	if (inode)
+	if (inode && (ours || slim_evm_protected_name(name)))
 		slim_inode_stale(inode);
-	if (!ours || READ_ONCE(slim_mode) == SLIM_MODE_OFF)
+	/* any other xattr is the file's metadata (lattice_ipc.c) */
+	if (!ours)
+		return slim_inode_change(dentry);
+	if (READ_ONCE(slim_mode) == SLIM_MODE_OFF)
 		return 0;
 	t = slim_task_level(current);
 	obj = slim_default_level;
@@ -315,8 +451,11 @@ void slim_inode_setattr(struct dentry *dentry)
 
 void slim_inode_free_security(struct inode *inode)
 {
-	if (slim_is_active())
-		slim_inode_forget(inode);
+	if (!slim_is_active())
+		return;
+	slim_inode_forget(inode);
+	if (S_ISFIFO(inode->i_mode))
+		slim_obj_forget(inode);	/* a pipe's or a FIFO's levels */
 }
 
 /* Sleepable; the caller checked that the writer may relabel. */

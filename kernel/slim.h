@@ -131,6 +131,14 @@ enum slim_label_source {
 enum slim_denial {
 	SLIM_RULE_WRITE_UP, SLIM_RULE_WRITE_DOWN, SLIM_RULE_SEND,
 	SLIM_RULE_LABEL, SLIM_RULE_NOMEM, SLIM_RULE_EVM,
+	SLIM_RULE_PTRACE, SLIM_RULE_PTRACE_DOWN, SLIM_RULE_SIGNAL,
+	SLIM_RULE_META, SLIM_RULE_MAPPED,
+};
+
+/* what a task read from (the demotion record's cause, docs/lattice-events.md) */
+enum slim_cause {
+	SLIM_CAUSE_FILE = 1, SLIM_CAUSE_IP, SLIM_CAUSE_PROCESS,
+	SLIM_CAUSE_PIPE, SLIM_CAUSE_UNIX, SLIM_CAUSE_SHM, SLIM_CAUSE_MSG,
 };
 
 enum slim_counter {
@@ -141,7 +149,9 @@ enum slim_counter {
 	SLIM_C_EVM_VERIFIED, SLIM_C_EVM_FAILED, SLIM_C_EVM_MISSING,
 	SLIM_C_EVM_UNVERIFIED, SLIM_C_DENY_EVM,
 	SLIM_C_EV_WRITTEN, SLIM_C_EV_DROPPED,
-	SLIM_C_TASKS, SLIM_C_INODES,
+	SLIM_C_TASKS, SLIM_C_INODES, SLIM_C_OBJECTS,
+	SLIM_C_DEMOTE_IPC, SLIM_C_DENY_PTRACE, SLIM_C_DENY_SIGNAL,
+	SLIM_C_DENY_META, SLIM_C_DENY_MAPPED, SLIM_C_IPC_MISSED,
 	SLIM_C_MAX,
 };
 
@@ -179,6 +189,8 @@ int slim_label_format(const struct slim_level *l, char *buf, size_t size);
 bool slim_log_ok(void);
 const char *slim_objname(const struct path *path, const struct dentry *dentry,
 			 char *buf, int size);
+int slim_deny_named(enum slim_denial rule, const char *kind, const char *what,
+		    const struct slim_level *task, const struct slim_level *obj);
 int slim_deny(enum slim_denial rule, const struct path *path,
 	      const struct dentry *dentry, const struct slim_level *task,
 	      const struct slim_level *obj);
@@ -186,7 +198,13 @@ struct slim_level slim_task_level(const struct task_struct *t);
 int slim_task_inherit(const struct task_struct *child,
 		      const struct task_struct *parent, gfp_t gfp);
 void slim_task_forget(const struct task_struct *t);
-int slim_group_lower(unsigned int integ, unsigned int secr, gfp_t gfp);
+int slim_group_lower(struct task_struct *task, unsigned int integ,
+		     unsigned int secr, gfp_t gfp);
+const char *slim_cause_name(enum slim_cause cause);
+struct slim_level slim_obj_level(const void *obj);
+int slim_obj_lower(const void *obj, const struct slim_level *l, gfp_t gfp);
+void slim_obj_forget(const void *obj);
+void slim_inode_level_strict(const struct inode *inode, struct slim_level *out);
 int slim_task_set_guards(const struct task_struct *t, unsigned int gread,
 			 unsigned int gwrite, gfp_t gfp);
 enum slim_label_source slim_inode_level(const struct inode *inode,
@@ -230,6 +248,44 @@ int slim_inode_setxattr(struct dentry *dentry, const char *name);
 void slim_inode_setattr(struct dentry *dentry);
 void slim_inode_free_security(struct inode *inode);
 int slim_relabel(const char *path, const struct slim_level *l);
+bool slim_lattice_task(void);
+bool slim_lattice_file(const struct file *file);
+int slim_check_write(const struct path *path, const struct slim_level *t,
+		     const struct slim_level *obj);
+int slim_read_from(struct task_struct *task, enum slim_cause cause,
+		   const struct path *path, const struct slim_level *t,
+		   const struct slim_level *obj, gfp_t gfp);
+struct slim_level slim_written_level(const struct slim_level *t);
+
+/* lattice_ipc.c: pipes, UNIX sockets, SysV IPC, processes, metadata */
+struct vm_area_struct;
+struct kern_ipc_perm;
+struct msg_msg;
+struct kernel_siginfo;
+struct sock;
+int slim_pipe_write(struct file *file);
+int slim_pipe_read_done(struct file *file, gfp_t gfp);
+int slim_unix_sendmsg(struct socket *sock);
+int slim_unix_may_send(struct socket *sock, struct socket *other);
+int slim_unix_recv_done(struct sock *sk);
+void slim_sk_free(struct sock *sk);
+int slim_shm_alloc(struct kern_ipc_perm *perm);
+void slim_ipc_free(const void *obj);
+int slim_shm_shmat(struct kern_ipc_perm *perm, int shmflg);
+int slim_msg_msgsnd(struct msg_msg *msg);
+int slim_msg_msgrcv(struct msg_msg *msg, struct task_struct *target);
+int slim_ptrace_access(struct task_struct *child, unsigned int mode);
+int slim_ptrace_traceme(struct task_struct *parent);
+int slim_task_kill(struct task_struct *p, struct kernel_siginfo *info,
+		   int sig, const struct cred *cred);
+int slim_file_mprotect(struct vm_area_struct *vma, unsigned long prot);
+int slim_inode_change(struct dentry *dentry);
+int slim_inode_rename(struct dentry *old, struct dentry *new);
+
+/* attach_kprobe.c: where received data arrives (return probes) */
+int slim_kprobes_init(void);
+void slim_kprobes_exit(void);
+void slim_kprobes_check_missed(void);
 
 /* attach_fsnotify.c: the sleepable open hook (fsnotify permission events) */
 int slim_watch_init(void);
@@ -244,8 +300,10 @@ void slim_watch_show(struct seq_file *m);
 /* events.c: the lattice's event records in the list */
 int slim_events_init(bool lock);
 void slim_events_exit(void);
-void slim_event_demotion(const struct path *path, const struct slim_level *t,
+void slim_event_demotion(struct task_struct *task, enum slim_cause cause,
+			 const struct path *path, const struct slim_level *t,
 			 unsigned int integ, unsigned int secr, gfp_t gfp);
+void slim_event_missed(void);
 void slim_event_relabel(const struct path *path, const char *old,
 			const char *new);
 void slim_event_mode(int old, int mode);
