@@ -64,16 +64,14 @@ static int acceptable(const struct att_lat_policy *pol,
 
 static void demotion_text(const struct att_lat_demotion *d, char *why, size_t n)
 {
-	if (d->cause == ATT_SEV_CAUSE_FILE)
-		snprintf(why, n,
-			 "SYSTEM task demoted: pid %u comm %s exe %s (%s after "
-			 "reading %s)",
-			 d->pid, d->comm, d->exe, d->new_label, d->path);
-	else
-		snprintf(why, n,
-			 "SYSTEM task demoted: pid %u comm %s exe %s (%s after "
-			 "receiving on an IP socket)",
-			 d->pid, d->comm, d->exe, d->new_label);
+	const struct att_sev_cause_info *c = att_sev_cause(d->cause);
+
+	snprintf(why, n,
+		 "SYSTEM task demoted: pid %u comm %s exe %s (%s after %s%s%s)",
+		 d->pid, d->comm, d->exe, d->new_label,
+		 c ? c->reason : "an unknown cause",
+		 d->cause == ATT_SEV_CAUSE_FILE ? " " : "",
+		 d->cause == ATT_SEV_CAUSE_FILE ? d->path : "");
 }
 
 static int fold_demotion(struct att_lat_state *st,
@@ -351,7 +349,7 @@ int att_lat_state_decode(struct att_rd *r, struct att_lat_state *st)
 		struct att_lat_demotion *d = &st->recent[i];
 
 		if (get_u64(r, &d->time) || att_rd_u32be(r, &d->pid) ||
-		    att_rd_u8(r, &d->cause) ||
+		    att_rd_u8(r, &d->cause) || !att_sev_cause(d->cause) ||
 		    get_str(r, d->comm, sizeof(d->comm)) ||
 		    get_str(r, d->exe, sizeof(d->exe)) ||
 		    get_str(r, d->path, sizeof(d->path)) ||

@@ -25,6 +25,7 @@ static struct json_object *jtext(const char *s)
 
 static struct json_object *demotion_json(const struct att_lat_demotion *d)
 {
+	const struct att_sev_cause_info *c = att_sev_cause(d->cause);
 	struct json_object *o = json_object_new_object();
 
 	json_object_object_add(o, "time",
@@ -34,10 +35,8 @@ static struct json_object *demotion_json(const struct att_lat_demotion *d)
 	json_object_object_add(o, "exe", jtext(d->exe));
 	json_object_object_add(o, "from", jtext(d->old_label));
 	json_object_object_add(o, "to", jtext(d->new_label));
-	json_object_object_add(
-		o, "cause",
-		json_object_new_string(d->cause == ATT_SEV_CAUSE_FILE ? "file"
-								      : "ip"));
+	json_object_object_add(o, "cause",
+			       json_object_new_string(c ? c->name : "unknown"));
 	if (d->cause == ATT_SEV_CAUSE_FILE)
 		json_object_object_add(o, "path", jtext(d->path));
 	return o;

@@ -95,6 +95,7 @@ static int dup_pattern(struct json_object *v, char **out)
 static int load_match(struct att_lat_match *m, struct json_object *o, char *err,
 		      size_t n)
 {
+	const struct att_sev_cause_info *c;
 	int rc, any = 0;
 
 	if (!json_object_is_type(o, json_type_object))
@@ -111,17 +112,16 @@ static int load_match(struct att_lat_match *m, struct json_object *o, char *err,
 			rc = dup_pattern(val, &m->path);
 		else if (!strcmp(key, "cause") && !m->cause &&
 			 json_object_is_type(val, json_type_string) &&
-			 (!strcmp(json_object_get_string(val), "file") ||
-			  !strcmp(json_object_get_string(val), "ip")))
-			m->cause = !strcmp(json_object_get_string(val), "file")
-					   ? ATT_SEV_CAUSE_FILE
-					   : ATT_SEV_CAUSE_IP;
+			 (c = att_sev_cause_by_name(
+				  json_object_get_string(val))))
+			m->cause = c->value;
 		else
 			return bad(
 				err, n,
 				"acceptable_demotions: keys are exe, comm, "
-				"path (non-empty strings) and cause (\"file\" "
-				"or \"ip\")");
+				"path (non-empty strings) and cause (\"file\", "
+				"\"ip\", \"process\", \"pipe\", \"unix\", "
+				"\"shm\" or \"msg\")");
 		if (rc == ATT_E_FORMAT)
 			return bad(err, n,
 				   "acceptable_demotions: exe, comm and path "

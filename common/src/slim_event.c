@@ -73,6 +73,40 @@ const char *att_sev_mode_name(unsigned int mode)
 	return mode < 3 ? names[mode] : "unknown";
 }
 
+/* The one table of causes (docs/lattice-events.md, tag 15). */
+static const struct att_sev_cause_info causes[] = {
+	{ATT_SEV_CAUSE_FILE, "file", "read", "reading"},
+	{ATT_SEV_CAUSE_IP, "ip", "IP socket", "receiving on an IP socket"},
+	{ATT_SEV_CAUSE_PROCESS, "process", "another process",
+	 "tracing or accessing another process's memory"},
+	{ATT_SEV_CAUSE_PIPE, "pipe", "pipe", "reading from a pipe"},
+	{ATT_SEV_CAUSE_UNIX, "unix", "UNIX socket",
+	 "receiving on a UNIX socket"},
+	{ATT_SEV_CAUSE_SHM, "shm", "SysV shared memory",
+	 "attaching SysV shared memory"},
+	{ATT_SEV_CAUSE_MSG, "msg", "SysV message", "receiving a SysV message"},
+};
+
+const struct att_sev_cause_info *att_sev_cause(unsigned int cause)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(causes) / sizeof(causes[0]); i++)
+		if (causes[i].value == cause)
+			return &causes[i];
+	return NULL;
+}
+
+const struct att_sev_cause_info *att_sev_cause_by_name(const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < sizeof(causes) / sizeof(causes[0]); i++)
+		if (!strcmp(causes[i].name, name))
+			return &causes[i];
+	return NULL;
+}
+
 int att_is_slim_event(const struct att_ima_entry *e)
 {
 	return e->template_name && !strcmp(e->template_name, "ima-buf") &&
@@ -177,10 +211,11 @@ static int check_values(const struct att_slim_event *ev, char *why, size_t n)
 	if ((ev->have & B(T_OLD_MODE)) && ev->old_mode > ATT_SEV_MODE_ENFORCE)
 		return fail(why, n, ATT_E_FORMAT, "old mode %u", ev->old_mode);
 	if (ev->type == ATT_SEV_DEMOTION) {
-		if (ev->cause != ATT_SEV_CAUSE_FILE &&
-		    ev->cause != ATT_SEV_CAUSE_IP)
-			return fail(why, n, ATT_E_FORMAT, "cause %u",
-				    ev->cause);
+		if (!att_sev_cause(ev->cause))
+			return fail(why, n, ATT_E_FORMAT,
+				    "demotion with an unknown cause %u (known: "
+				    "1 to %u)",
+				    ev->cause, (unsigned int)ATT_SEV_CAUSE_MSG);
 		if (ev->cause == ATT_SEV_CAUSE_FILE && !(ev->have & B(T_PATH)))
 			return fail(why, n, ATT_E_FORMAT,
 				    "demotion by a file without its path (%u)",

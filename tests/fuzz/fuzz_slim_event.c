@@ -28,7 +28,9 @@ static const char pol_json[] =
 	"\"demotions\": \"deny\", \"policy_digests\": [\"00000000000000000000"
 	"00000000000000000000000000000000000000000000\"], "
 	"\"acceptable_demotions\": [{\"exe\": \"/usr/sbin/*\", \"cause\": "
-	"\"ip\"}, {\"comm\": \"cat\", \"path\": \"/srv/*\"}]}";
+	"\"ip\"}, {\"comm\": \"cat\", \"path\": \"/srv/*\"}, {\"comm\": "
+	"\"svc\", \"cause\": \"unix\"}, {\"exe\": \"/usr/sbin/svc\", "
+	"\"cause\": \"pipe\"}]}";
 
 static void records(const uint8_t *p, size_t n, struct att_lat_policy *pol)
 {

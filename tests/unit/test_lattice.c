@@ -409,7 +409,7 @@ static void parse_bad_bytes(void **state)
 	assert_int_equal(parse_rc(&b), ATT_E_FORMAT);
 	att_buf_release(&b);
 
-	rec_demotion(&b, 1, "/bin/cat", 3, "/x"); /* cause 3 */
+	rec_demotion(&b, 1, "/bin/cat", 8, "/x"); /* cause 8 */
 	assert_int_equal(parse_rc(&b), ATT_E_FORMAT);
 	att_buf_release(&b);
 	rec_demotion(&b, 1, "/bin/cat", 1, NULL); /* file, no path */
@@ -660,7 +660,11 @@ static void policy_bad_json(void **state)
 		"{\"demotions\": \"maybe\"}",
 		"{\"acceptable_demotions\": [{}]}",
 		"{\"acceptable_demotions\": [{\"exe\": \"\"}]}",
-		"{\"acceptable_demotions\": [{\"cause\": \"pipe\"}]}",
+		"{\"acceptable_demotions\": [{\"cause\": \"fifo\"}]}",
+		"{\"acceptable_demotions\": [{\"cause\": \"PIPE\"}]}",
+		"{\"acceptable_demotions\": [{\"cause\": \"\"}]}",
+		"{\"acceptable_demotions\": [{\"cause\": 4}]}",
+		"{\"acceptable_demotions\": [{\"cause\": null}]}",
 		"{\"acceptable_demotions\": [{\"uid\": 0}]}",
 		"{\"acceptable_demotions\": [\"sshd\"]}",
 		"{\"dropped_events\": null}",
@@ -690,6 +694,275 @@ static void policy_bad_json(void **state)
 						      &wl, err, sizeof(err)),
 				     ATT_OK);
 	}
+}
+
+/* ---- the inter-process causes (3 to 7) ---------------------------- */
+
+static const struct {
+	uint8_t value;
+	const char *name, *reason;
+} new_causes[] = {
+	{3, "process", "after tracing or accessing another process's memory)"},
+	{4, "pipe", "after reading from a pipe)"},
+	{5, "unix", "after receiving on a UNIX socket)"},
+	{6, "shm", "after attaching SysV shared memory)"},
+	{7, "msg", "after receiving a SysV message)"},
+};
+
+#define NCAUSES (sizeof(new_causes) / sizeof(new_causes[0]))
+
+/* a state with a load record, at seq 1 */
+static void loaded(struct att_lat_state *st)
+{
+	struct att_buf b;
+	char why[ATT_DETAIL_LEN];
+
+	att_lat_state_init(st);
+	rec_load(&b, 2);
+	assert_int_equal(step(st, NULL, &b, 0, why, sizeof(why)), ATT_LAT_OK);
+	att_buf_release(&b);
+}
+
+static void causes_table(void **state)
+{
+	const struct att_sev_cause_info *c;
+	size_t i;
+
+	(void)state;
+	assert_string_equal(att_sev_cause(1)->name, "file");
+	assert_string_equal(att_sev_cause(2)->name, "ip");
+	for (i = 0; i < NCAUSES; i++) {
+		c = att_sev_cause(new_causes[i].value);
+		assert_non_null(c);
+		assert_int_equal(c->value, new_causes[i].value);
+		assert_string_equal(c->name, new_causes[i].name);
+		assert_ptr_equal(att_sev_cause_by_name(new_causes[i].name), c);
+	}
+	assert_null(att_sev_cause(0));
+	assert_null(att_sev_cause(8));
+	assert_null(att_sev_cause(255));
+	assert_null(att_sev_cause_by_name("fifo"));
+	assert_null(att_sev_cause_by_name(""));
+	assert_null(att_sev_cause_by_name(NULL));
+}
+
+/* each new cause parses, with or without a path, and folds */
+static void causes_parse_and_fold(void **state)
+{
+	struct att_slim_event ev;
+	struct att_lat_state st;
+	struct att_buf b;
+	char why[ATT_DETAIL_LEN];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < NCAUSES; i++) {
+		rec_demotion(&b, 1, "/usr/bin/x", new_causes[i].value, NULL);
+		assert_int_equal(att_slim_event_parse(b.data, b.len, &ev, why,
+						      sizeof(why)),
+				 ATT_OK);
+		assert_int_equal(ev.type, ATT_SEV_DEMOTION);
+		assert_int_equal(ev.cause, new_causes[i].value);
+		assert_false(ev.have & (1u << T_PATH));
+		loaded(&st);
+		assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)),
+				 ATT_LAT_OK);
+		att_buf_release(&b);
+		assert_int_equal(st.demotions, 1);
+		assert_int_equal(st.nrecent, 1);
+		assert_int_equal(st.recent[0].cause, new_causes[i].value);
+		assert_string_equal(st.recent[0].exe, "/usr/bin/x");
+		/* a path is not required, and one sent anyway is accepted */
+		rec_demotion(&b, 2, "/usr/bin/x", new_causes[i].value, "/p");
+		assert_int_equal(parse_rc(&b), ATT_OK);
+		assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)),
+				 ATT_LAT_OK);
+		att_buf_release(&b);
+		assert_int_equal(st.demotions, 2);
+	}
+}
+
+/* cause 0 and 8 are malformed records, and the reason says so */
+static void causes_unknown_refused(void **state)
+{
+	static const uint8_t bad[] = {0, 8, 255};
+	struct att_slim_event ev;
+	struct att_lat_state st;
+	struct att_buf b;
+	char why[ATT_DETAIL_LEN], want[40];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad); i++) {
+		snprintf(want, sizeof(want), "unknown cause %u", bad[i]);
+		rec_demotion(&b, 1, "/usr/bin/x", bad[i], NULL);
+		why[0] = '\0';
+		assert_int_equal(att_slim_event_parse(b.data, b.len, &ev, why,
+						      sizeof(why)),
+				 ATT_E_FORMAT);
+		assert_non_null(strstr(why, want));
+		assert_non_null(strstr(why, "1 to 7"));
+		loaded(&st);
+		why[0] = '\0';
+		assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)),
+				 ATT_LAT_MALFORMED);
+		assert_non_null(strstr(why, want));
+		assert_int_equal(st.demotions, 0);
+		att_buf_release(&b);
+	}
+}
+
+/* the JSON names each cause and shows no path but for file */
+static void causes_json(void **state)
+{
+	struct json_object *j, *arr, *d, *v;
+	struct att_lat_state st;
+	struct att_buf b;
+	char why[ATT_DETAIL_LEN];
+	size_t i;
+
+	(void)state;
+	loaded(&st);
+	for (i = 0; i < NCAUSES; i++) {
+		rec_demotion(&b, 1 + i, "/usr/bin/x", new_causes[i].value,
+			     "/sent/anyway");
+		assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)),
+				 ATT_LAT_OK);
+		att_buf_release(&b);
+	}
+	rec_demotion(&b, 1 + NCAUSES, "/bin/cat", 1, "/srv/f");
+	assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)), ATT_LAT_OK);
+	att_buf_release(&b);
+	j = att_lat_state_json(&st, "slim");
+	assert_non_null(j);
+	assert_true(json_object_object_get_ex(j, "recent_demotions", &arr));
+	assert_int_equal(json_object_array_length(arr), NCAUSES + 1);
+	/* newest first: the file, then the new causes from the last */
+	d = json_object_array_get_idx(arr, 0);
+	assert_true(json_object_object_get_ex(d, "cause", &v));
+	assert_string_equal(json_object_get_string(v), "file");
+	assert_true(json_object_object_get_ex(d, "path", &v));
+	assert_string_equal(json_object_get_string(v), "/srv/f");
+	for (i = 0; i < NCAUSES; i++) {
+		d = json_object_array_get_idx(arr, NCAUSES - i);
+		assert_true(json_object_object_get_ex(d, "cause", &v));
+		assert_string_equal(json_object_get_string(v),
+				    new_causes[i].name);
+		assert_false(json_object_object_get_ex(d, "path", &v));
+	}
+	json_object_put(j);
+}
+
+/* acceptable_demotions matches by each cause name; the reason text */
+static void causes_policy(void **state)
+{
+	struct att_lat_policy *p, *deny;
+	struct att_lat_state st;
+	struct att_buf b;
+	char why[ATT_DETAIL_LEN], json[300];
+	size_t i, k;
+
+	(void)state;
+	deny = policy("{\"demotions\": \"deny\"}");
+	for (i = 0; i < NCAUSES; i++) {
+		snprintf(json, sizeof(json),
+			 "{\"demotions\": \"deny\", \"acceptable_demotions\": "
+			 "[{\"exe\": \"/usr/bin/*\", \"cause\": \"%s\"}, "
+			 "{\"path\": \"/*\", \"cause\": \"%s\"}]}",
+			 new_causes[i].name, new_causes[i].name);
+		p = policy(json);
+		assert_int_equal(p->nacceptable, 2);
+		assert_int_equal(p->acceptable[0].cause, new_causes[i].value);
+		loaded(&st);
+		for (k = 0; k < NCAUSES; k++) {
+			rec_demotion(&b, 1 + k, "/usr/bin/x",
+				     new_causes[k].value, NULL);
+			why[0] = '\0';
+			assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+					 k == i ? ATT_LAT_OK : ATT_LAT_REFUSED);
+			if (k != i)
+				assert_non_null(
+					strstr(why, new_causes[k].reason));
+			att_buf_release(&b);
+		}
+		/* the same cause by another exe; by ip; by a file */
+		rec_demotion(&b, 1 + NCAUSES, "/bin/x", new_causes[i].value,
+			     "/etc/x");
+		assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+				 ATT_LAT_REFUSED);
+		att_buf_release(&b);
+		rec_demotion(&b, 2 + NCAUSES, "/usr/bin/x", 2, NULL);
+		assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+				 ATT_LAT_REFUSED);
+		assert_non_null(
+			strstr(why, "after receiving on an IP socket)"));
+		att_buf_release(&b);
+		rec_demotion(&b, 3 + NCAUSES, "/usr/bin/x", 1, "/etc/x");
+		assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+				 ATT_LAT_REFUSED);
+		assert_non_null(strstr(why, "after reading /etc/x)"));
+		att_buf_release(&b);
+		att_lat_policy_free(p);
+
+		/* with no acceptable entry: the full reason */
+		loaded(&st);
+		rec_demotion(&b, 1, "/usr/bin/x", new_causes[i].value, NULL);
+		assert_int_equal(step(&st, deny, &b, 0, why, sizeof(why)),
+				 ATT_LAT_REFUSED);
+		snprintf(
+			json, sizeof(json),
+			"SYSTEM task demoted: pid 4242 comm cat exe /usr/bin/x "
+			"(UNTRUSTED PUBLIC %s",
+			new_causes[i].reason);
+		assert_string_equal(why, json);
+		att_buf_release(&b);
+	}
+	att_lat_policy_free(deny);
+	/* an ip entry does not accept a UNIX socket, nor file a pipe */
+	p = policy("{\"demotions\": \"deny\", \"acceptable_demotions\": "
+		   "[{\"cause\": \"ip\"}, {\"cause\": \"file\"}]}");
+	loaded(&st);
+	rec_demotion(&b, 1, "/usr/bin/x", ATT_SEV_CAUSE_UNIX, NULL);
+	assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+			 ATT_LAT_REFUSED);
+	att_buf_release(&b);
+	rec_demotion(&b, 2, "/usr/bin/x", ATT_SEV_CAUSE_PIPE, NULL);
+	assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+			 ATT_LAT_REFUSED);
+	att_buf_release(&b);
+	att_lat_policy_free(p);
+}
+
+/* the stored state keeps each cause and refuses one that is none */
+static void causes_stored(void **state)
+{
+	struct att_lat_state st, back;
+	struct att_buf b, enc;
+	struct att_rd r;
+	char why[ATT_DETAIL_LEN];
+	size_t i;
+
+	(void)state;
+	loaded(&st);
+	for (i = 0; i < NCAUSES; i++) {
+		rec_demotion(&b, 1 + i, "/usr/bin/x", new_causes[i].value,
+			     NULL);
+		assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)),
+				 ATT_LAT_OK);
+		att_buf_release(&b);
+	}
+	att_buf_init(&enc, 0);
+	assert_int_equal(att_lat_state_encode(&st, &enc), ATT_OK);
+	att_rd_init(&r, enc.data, enc.len);
+	assert_int_equal(att_lat_state_decode(&r, &back), ATT_OK);
+	assert_memory_equal(&st, &back, sizeof(st));
+	att_buf_release(&enc);
+	st.recent[2].cause = 8;
+	att_buf_init(&enc, 0);
+	assert_int_equal(att_lat_state_encode(&st, &enc), ATT_OK);
+	att_rd_init(&r, enc.data, enc.len);
+	assert_int_equal(att_lat_state_decode(&r, &back), ATT_E_FORMAT);
+	att_buf_release(&enc);
 }
 
 /* ---- storage ------------------------------------------------------ */
@@ -1014,6 +1287,12 @@ int main(void)
 		cmocka_unit_test(fold_sanitises_text),
 		cmocka_unit_test(policy_rules),
 		cmocka_unit_test(policy_bad_json),
+		cmocka_unit_test(causes_table),
+		cmocka_unit_test(causes_parse_and_fold),
+		cmocka_unit_test(causes_unknown_refused),
+		cmocka_unit_test(causes_json),
+		cmocka_unit_test(causes_policy),
+		cmocka_unit_test(causes_stored),
 		cmocka_unit_test(state_roundtrip),
 		cmocka_unit_test(replay_state_v1_unsupported),
 		cmocka_unit_test(list_with_events),

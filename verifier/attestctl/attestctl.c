@@ -16,6 +16,7 @@
 #include "attest/buf.h"
 #include "attest/err.h"
 #include "attest/json.h"
+#include "attest/lattice.h"
 #include "attest/log.h"
 #include "http.h"
 
@@ -195,8 +196,8 @@ static void print_fleet(struct json_object *f)
 				 str_or(lat, "mode", "?"),
 				 str_or(lat, "demotions", "?"));
 		printf("%-24s %-10s %-20s %-16s %5s %-18s ",
-		       str_or(a, "id", "?"), str_or(a, "state", "?"), when,
-		       wls, str_or(a, "boot_count", "?"), lats);
+		       str_or(a, "id", "?"), str_or(a, "state", "?"), when, wls,
+		       str_or(a, "boot_count", "?"), lats);
 		json_object_object_get_ex(a, "failure_reasons", &reasons);
 		nr = reasons ? json_object_array_length(reasons) : 0;
 		for (k = 0; k < nr; k++)
@@ -273,13 +274,15 @@ static void print_lattice(struct json_object *lat)
 		       "TO", "CAUSE");
 	for (i = 0; i < n; i++) {
 		struct json_object *d = json_object_array_get_idx(arr, i);
+		const struct att_sev_cause_info *c =
+			att_sev_cause_by_name(str_or(d, "cause", "?"));
+		int file = c && c->value == ATT_SEV_CAUSE_FILE;
 
-		int ip = !strcmp(str_or(d, "cause", "?"), "ip");
-
-		printf("%-8s %-16s %-28s %-18s %s%s\n", str_or(d, "pid", "?"),
+		/* the file read, or what else the task took input from */
+		printf("%-8s %-16s %-28s %-18s %s%s%s\n", str_or(d, "pid", "?"),
 		       str_or(d, "comm", "?"), str_or(d, "exe", "?"),
-		       str_or(d, "to", "?"), ip ? "IP socket" : "read ",
-		       ip ? "" : str_or(d, "path", "?"));
+		       str_or(d, "to", "?"), c ? c->label : "?",
+		       file ? " " : "", file ? str_or(d, "path", "?") : "");
 	}
 }
 

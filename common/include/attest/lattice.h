@@ -39,9 +39,25 @@ enum att_sev_mode {
 	ATT_SEV_MODE_ENFORCE = 2,
 };
 
+/* What demoted a task (the demotion record's cause); only FILE has a path. */
 enum att_sev_cause {
-	ATT_SEV_CAUSE_FILE = 1,
-	ATT_SEV_CAUSE_IP = 2,
+	ATT_SEV_CAUSE_FILE = 1,	   /* a file read, executed or mapped */
+	ATT_SEV_CAUSE_IP = 2,	   /* a receive on an IP socket */
+	ATT_SEV_CAUSE_PROCESS = 3, /* ptrace, /proc/PID/mem, process_vm_* */
+	ATT_SEV_CAUSE_PIPE = 4,	   /* a read from a pipe or FIFO */
+	ATT_SEV_CAUSE_UNIX = 5,	   /* a receive on a UNIX socket */
+	ATT_SEV_CAUSE_SHM = 6,	   /* a SysV shared memory attach */
+	ATT_SEV_CAUSE_MSG = 7,	   /* a SysV message received */
+};
+
+/*
+ * One cause: its value; its name in JSON and whitelists ("file", "ip",
+ * "process", ...); a label for tables ("read", then the path; "pipe");
+ * the words of a reason after "after" ("reading from a pipe").
+ */
+struct att_sev_cause_info {
+	uint8_t value;
+	const char *name, *label, *reason;
 };
 
 /* A string field: bytes of the record, not NUL-terminated, no NUL. */
@@ -73,6 +89,9 @@ int att_slim_event_parse(const uint8_t *buf, size_t len,
 const char *att_sev_type_name(unsigned int type);
 /* "off", "permissive", "enforce" ("unknown" otherwise). */
 const char *att_sev_mode_name(unsigned int mode);
+/* The cause of this value / name; NULL when there is none. */
+const struct att_sev_cause_info *att_sev_cause(unsigned int cause);
+const struct att_sev_cause_info *att_sev_cause_by_name(const char *name);
 /* An ima-buf entry named slim_event. */
 int att_is_slim_event(const struct att_ima_entry *e);
 

@@ -66,6 +66,16 @@ def main():
         "mode-leaves": [load(2), pol,
                         record(2, 2, old_mode=2, mode=1, pid=9, comm="sh")],
         "bad-seq": [load(2), record(4, 5, pid=1, comm="init")],
+        # causes 3 to 7 (process, pipe, unix, shm, msg: no path), then an
+        # unknown cause 8
+        "ipc-causes": [load(2), pol] + [
+            record(6, 2 + i, pid=50 + i, comm="svc", exe="/usr/sbin/svc",
+                   old_label="SYSTEM PUBLIC", new_label="UNTRUSTED PUBLIC",
+                   cause=c)
+            for i, c in enumerate((3, 4, 5, 6, 7))
+        ] + [record(6, 7, pid=60, comm="svc", exe="/usr/sbin/svc",
+                    old_label="SYSTEM PUBLIC", new_label="UNTRUSTED PUBLIC",
+                    cause=8)],
     }
     for name, recs in seeds.items():
         with open(os.path.join(OUT, name), "wb") as f:
