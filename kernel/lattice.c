@@ -8,9 +8,10 @@
  * xattr: "<integrity> <secrecy> [guard-read=<integrity>]
  * [guard-write=<secrecy>]" (see README.md, "SLIM lattice").
  *
- * Tasks and inodes have no security blob in a loadable module, so their
- * levels live in two hash tables keyed by the object's address, read under
- * RCU (the hooks may run in atomic context) and written under a spinlock.
+ * Tasks, inodes and IPC objects have no security blob in a loadable module,
+ * so their levels live in hash tables keyed by the object's address, read
+ * under RCU (the hooks may run in atomic context) and written under a
+ * spinlock.
  * An entry is removed when the task or inode is freed (task_free and
  * inode_free hooks). A task without an entry has the initial levels
  * (SYSTEM PUBLIC, no guard): only tasks that differ from them, and their

@@ -49,12 +49,13 @@ for tag in ${BENCH_KERNELS:-6.1 6.12}; do
 		return lo "-" hi
 	}
 	END {
-		printf "bench vm/%s (qemu TCG -icount, guest ms, best of 5; spread none %s / %s, slim %s / %s, ima %s / %s)\n", tag, \
-			spread(ms["none cached"]), spread(ms["none new"]), spread(ms["slim cached"]), \
-			spread(ms["slim new"]), spread(ms["ima cached"]), spread(ms["ima new"])
+		printf "bench vm/%s (qemu TCG -icount, guest ms, best of 5; spread none %s / %s / %s, slim %s / %s / %s, ima %s / %s / %s)\n", tag, \
+			spread(ms["none cached"]), spread(ms["none new"]), spread(ms["none pipe"]), \
+			spread(ms["slim cached"]), spread(ms["slim new"]), spread(ms["slim pipe"]), \
+			spread(ms["ima cached"]), spread(ms["ima new"]), spread(ms["ima pipe"])
 		printf "  %-8s %10s %10s %10s %12s %12s\n", "workload", "none", "slim", "ima-tcb", "slim/none", "ima/none"
-		split("cached new", w, " ")
-		for (k = 1; k <= 2; k++) {
+		split("cached new pipe", w, " ")
+		for (k = 1; k <= 3; k++) {
 			b = med(ms["none " w[k]]); s = med(ms["slim " w[k]]); m = med(ms["ima " w[k]])
 			printf "  %-8s %10d %10d %10d %12.2f %12.2f\n", w[k], b, s, m, \
 				b ? s / b : 0, b ? m / b : 0

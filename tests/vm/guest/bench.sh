@@ -35,14 +35,25 @@ w_new() {
 	done
 }
 
+# pipes: the shell's read takes one byte per read(2), so this is about
+# 40,000 small pipe reads and writes (the lattice's pipe rules and return
+# probe on each), then 16 MiB in large reads
+w_pipe() {
+	seq 1 $((ITER * 20)) | while read -r l; do :; done
+	head -c 16777216 /dev/zero | cat >/dev/null
+}
+
 measure() {
 	t0=$(now_ms)
 	w_cached
 	t1=$(now_ms)
 	w_new "$1-$2"
 	t2=$(now_ms)
+	w_pipe
+	t3=$(now_ms)
 	echo "@@BENCH $1 cached $((t1 - t0))"
 	echo "@@BENCH $1 new $((t2 - t1))"
+	echo "@@BENCH $1 pipe $((t3 - t2))"
 }
 
 # none and slim alternate so that drift in the emulator hits both alike;
@@ -51,7 +62,7 @@ w_cached
 w_new warm
 for rep in 1 2 3 4 5; do
 	measure none $rep
-	insmod /lib/slim.ko lock=0 || echo "@@BENCH-ERROR insmod"
+	insmod /lib/slim.ko lock=0 mode=enforce || echo "@@BENCH-ERROR insmod"
 	w_cached
 	measure slim $rep
 	echo "@@BENCH-INFO slim entries $(count) violations $(violations)"
