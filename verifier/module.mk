@@ -13,6 +13,17 @@ BINS += $(VER_BIN)
 LINKS += $(VER_BIN)
 $(VER_BIN)_SRCS := $(VER_SRCS)
 $(VER_BIN)_LIBS := $(VER_LIBS)
+# The dashboard's HTML, script and style sheet, compiled in (mk/embed.sh).
+DASH_ASSETS := $(SRC)/verifier/service/dashboard.html \
+	$(SRC)/verifier/service/dashboard.js $(SRC)/verifier/service/dashboard.css
+$(B)/gen/verifier/dashboard_assets.h: $(DASH_ASSETS) $(SRC)/mk/embed.sh
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $(patsubst $(B)/%,%,$@)"
+	@sh $(SRC)/mk/embed.sh ver_dash_html=$(word 1,$(DASH_ASSETS)) \
+		ver_dash_js=$(word 2,$(DASH_ASSETS)) \
+		ver_dash_css=$(word 3,$(DASH_ASSETS)) >$@.tmp && mv $@.tmp $@
+$(B)/obj/verifier/service/api_dashboard.o: $(B)/gen/verifier/dashboard_assets.h
+$(B)/obj/verifier/service/api_dashboard.o: ALL_CFLAGS += -I$(B)/gen/verifier
 $(B)/obj/verifier/service/store_pg.o $(B)/obj/verifier/service/store_pg_agents.o: ALL_CFLAGS += $(shell pkg-config --cflags libpq)
 # Integration tests that call the service's code directly link its objects
 # (all but main.c); `override` wins over tests/integration/module.mk's

@@ -119,6 +119,9 @@ static const char evidence_body[] =
 static const struct route routes[] = {
 	{"GET", "/healthz", "/healthz", NULL, R_OPEN},
 	{"GET", "/metrics", "/metrics", NULL, R_ADMIN},
+	{"GET", "/dashboard", "/dashboard", NULL, R_ADMIN},
+	{"GET", "/dashboard.js", "/dashboard.js", NULL, R_ADMIN},
+	{"GET", "/dashboard.css", "/dashboard.css", NULL, R_ADMIN},
 	{"GET", "/v1/whitelists", "/v1/whitelists", NULL, R_ADMIN},
 	{"POST", "/v1/whitelists", "/v1/whitelists",
 	 "{\"name\":\"evil\",\"whitelist\":{\"digests\":{}}}", R_ADMIN},

@@ -32,6 +32,7 @@ void ver_config_defaults(struct ver_config *c)
 	c->interval = 60;
 	c->agent_cert_days = 365;
 	c->history_keep = ATT_STORE_HISTORY_KEEP;
+	c->dashboard = 1;
 	c->log_level = ATT_LOG_INFO;
 	memcpy(c->logs[0].name, "ima", 4);
 	c->logs[0].pcr = 10;
@@ -190,6 +191,7 @@ static const struct num_key num_keys[] = {
 	NUMK("require_uefi_log", require_uefi_log, 0, 0, 1),
 	NUMK("agent_cert_days", agent_cert_days, 0, 1, 3650),
 	NUMK("history_keep", history_keep, 0, 2, ATT_STORE_HISTORY_KEEP_MAX),
+	NUMK("dashboard", dashboard, 0, 0, 1),
 };
 
 struct str_key {

@@ -43,6 +43,7 @@ struct ver_config {
 	unsigned int require_uefi_log;	/* 1: a boot without one is untrusted */
 	unsigned int agent_cert_days;	/* default 365 */
 	unsigned int history_keep;	/* history rows per agent, 100 */
+	unsigned int dashboard;		/* 1 (default): serve /dashboard */
 	int log_level;			/* enum att_log_level */
 	struct ver_log_spec logs[VER_MAX_LOGS]; /* default ima:10 */
 	unsigned int nlogs;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * routes.c - URL dispatch: /healthz, /metrics and /v1/<collection>/...
+ * routes.c - URL dispatch: /healthz, /metrics, the dashboard and
+ * /v1/<collection>/...
  */
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,12 @@ int ver_route(struct ver_req *rq, struct ver_resp *rs)
 		return healthz(rq, rs);
 	if (!strcmp(rq->url, "/metrics"))
 		return ver_api_metrics(rq, rs);
+	if (!strcmp(rq->url, "/dashboard"))
+		return ver_api_dashboard(rq, rs, "");
+	if (!strcmp(rq->url, "/dashboard.js"))
+		return ver_api_dashboard(rq, rs, "js");
+	if (!strcmp(rq->url, "/dashboard.css"))
+		return ver_api_dashboard(rq, rs, "css");
 	if (strncmp(rq->url, "/v1/", 4))
 		return ver_error(rs, 404, "not_found", "no such endpoint");
 	p = rq->url + 4;

@@ -126,6 +126,7 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct ver_resp *rs)
 {
 	struct MHD_Response *r;
 	enum MHD_Result ret;
+	unsigned int i;
 
 	r = MHD_create_response_from_buffer(rs->body.len, rs->body.data,
 					    MHD_RESPMEM_MUST_COPY);
@@ -135,6 +136,8 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct ver_resp *rs)
 				rs->ctype ? rs->ctype : "application/json");
 	MHD_add_response_header(r, "Cache-Control", "no-store");
 	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	for (i = 0; rs->headers && rs->headers[i] && rs->headers[i + 1]; i += 2)
+		MHD_add_response_header(r, rs->headers[i], rs->headers[i + 1]);
 	ret = MHD_queue_response(c, rs->status, r);
 	MHD_destroy_response(r);
 	return ret;

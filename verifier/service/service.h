@@ -55,6 +55,8 @@ struct ver_resp {
 	unsigned int status;
 	struct att_buf body;
 	const char *ctype; /* default application/json */
+	/* more headers: name, value, ..., NULL (static), or NULL */
+	const char *const *headers;
 };
 
 /* Nesting cap for request bodies (whitelists have their own). */
@@ -113,6 +115,9 @@ int ver_api_attestation(struct ver_req *rq, struct ver_resp *rs,
 			const char *sub);
 int ver_api_fleet(struct ver_req *rq, struct ver_resp *rs);
 int ver_api_check(struct ver_req *rq, struct ver_resp *rs);
+/* GET /dashboard, /dashboard.js, /dashboard.css (asset: "", "js", "css"). */
+int ver_api_dashboard(struct ver_req *rq, struct ver_resp *rs,
+		      const char *asset);
 /*
  * Requires agent id's own current certificate; loads its record into a
  * (released by the caller). Answers 401/403 and returns nonzero if not.
