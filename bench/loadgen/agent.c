@@ -191,7 +191,7 @@ int lg_agent_new(const struct lg_conf *c, unsigned int idx, enum lg_kind kind,
 		 struct lg_agent **out)
 {
 	struct lg_agent *a = calloc(1, sizeof(*a));
-	char path[96];
+	char path[256];
 	int rc;
 
 	*out = NULL;
@@ -208,8 +208,11 @@ int lg_agent_new(const struct lg_conf *c, unsigned int idx, enum lg_kind kind,
 	if (!rc)
 		rc = softtpm_ak_new(&a->ak);
 	if (!rc && kind == LG_UNKNOWN) {
-		snprintf(path, sizeof(path), "/usr/bin/not-whitelisted-%s",
-			 a->id);
+		if (c->unknown_path)
+			snprintf(path, sizeof(path), "%s", c->unknown_path);
+		else
+			snprintf(path, sizeof(path),
+				 "/usr/bin/not-whitelisted-%s", a->id);
 		rc = lg_record(path, a->id, strlen(a->id), &a->unknown,
 			       a->unknown_t256);
 	}

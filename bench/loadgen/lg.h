@@ -64,7 +64,9 @@ struct lg_conf {
 	int ask_always; /* never ask for the next challenge with a verdict */
 	const char *wl_name;
 	const char *prefix; /* agent ids: PREFIX-NNNNN */
-	long timeout;	    /* seconds per request */
+	/* LG_UNKNOWN agents' file; NULL: /usr/bin/not-whitelisted-ID */
+	const char *unknown_path;
+	long timeout; /* seconds per request */
 };
 
 enum lg_kind {

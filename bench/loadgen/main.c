@@ -100,6 +100,10 @@ static void lg_usage(FILE *f)
 	      "memory of\n"
 	      "                       (repeatable)\n"
 	      "    --prefix P         agent id prefix (default lg)\n"
+	      "    --unknown-path P   the path --unknown agents measure "
+	      "(default\n"
+	      "                       /usr/bin/not-whitelisted-ID; up to "
+	      "200 bytes)\n"
 	      "    --timeout S        seconds per request (default 120)\n"
 	      "    --repeat N         the closed loop N times (up to 9); the "
 	      "median run\n"
@@ -134,7 +138,7 @@ static void lg_usage(FILE *f)
 struct lg_opts {
 	char *urls[LG_MAX_URLS];
 	unsigned int nurls;
-	const char *pki, *ekca_cert, *ekca_key, *prefix;
+	const char *pki, *ekca_cert, *ekca_key, *prefix, *unknown_path;
 	long agents, conc, duration, entries, files, big, timeout, soak, procs;
 	long repeat;
 	double rate, rate_frac, bad_sig, unknown;
@@ -280,6 +284,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		O_ASK,
 		O_PID,
 		O_PREFIX,
+		O_UNKPATH,
 		O_TIMEOUT,
 		O_SOAK,
 		O_PROCS,
@@ -306,6 +311,7 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 		{"ask-challenge", 0, NULL, O_ASK},
 		{"verifier-pid", 1, NULL, O_PID},
 		{"prefix", 1, NULL, O_PREFIX},
+		{"unknown-path", 1, NULL, O_UNKPATH},
 		{"timeout", 1, NULL, O_TIMEOUT},
 		{"soak", 1, NULL, O_SOAK},
 		{"procs", 1, NULL, O_PROCS},
@@ -327,6 +333,12 @@ static int lg_parse(int argc, char **argv, struct lg_opts *o)
 			if (o->nurls >= LG_MAX_URLS)
 				return ATT_E_INVAL;
 			o->urls[o->nurls++] = optarg;
+			continue;
+		}
+		if (ch == O_UNKPATH) {
+			if (optarg[0] != '/' || strlen(optarg) > 200)
+				goto bad;
+			o->unknown_path = optarg;
 			continue;
 		}
 		if (ch == O_PKI || ch == O_EKC || ch == O_EKK ||
@@ -764,6 +776,7 @@ int main(int argc, char **argv)
 	c.ask_always = o.ask;
 	c.wl_name = "bench";
 	c.prefix = o.prefix;
+	c.unknown_path = o.unknown_path;
 	c.timeout = o.timeout;
 	c.headers = curl_slist_append(NULL, "Content-Type: application/json");
 	c.headers = curl_slist_append(c.headers, "Expect:");
