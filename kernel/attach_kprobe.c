@@ -7,8 +7,9 @@
  * reader waits for data: a reader that waits in an empty pipe passed them
  * before the writer wrote. So the reader takes the object's levels when
  * the read returns with data, before it is back in user space: a kretprobe
- * on pipe_read(), unix_stream_recvmsg() and unix_dgram_recvmsg() (the
- * seqpacket receive ends there too). The entry handler keeps the file or
+ * on pipe_read(), unix_stream_recvmsg(), unix_dgram_recvmsg() and
+ * unix_seqpacket_recvmsg() (which ends in unix_dgram_recvmsg(), but
+ * through a call the compiler may inline). The entry handler keeps the file or
  * the socket; the return handler applies the levels and, when the lattice
  * refuses the read in enforce mode, replaces the return value with the
  * error (the data was taken from the object but the reader does not get
@@ -98,6 +99,9 @@ static struct slim_rprobe slim_rprobes[] = {
 	SLIM_RPROBE("unix_stream_recvmsg", slim_unix_entry, slim_unix_ret,
 		    struct sock *),
 	SLIM_RPROBE("unix_dgram_recvmsg", slim_unix_entry, slim_unix_ret,
+		    struct sock *),
+	/* its call of unix_dgram_recvmsg() is inlined in Debian's kernels */
+	SLIM_RPROBE("unix_seqpacket_recvmsg", slim_unix_entry, slim_unix_ret,
 		    struct sock *),
 };
 

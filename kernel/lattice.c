@@ -305,7 +305,8 @@ const char *slim_objname(const struct path *path, const struct dentry *dentry,
 		return IS_ERR(p) ? "(unnamed)" : p;
 	}
 	if (dentry) {
-		scnprintf(buf, size, "%pd4", dentry);
+		/* no mount here: the path inside its file system */
+		scnprintf(buf, size, "%s:%pd4", dentry->d_sb->s_id, dentry);
 		return buf;
 	}
 	return "(IP socket)";

@@ -185,7 +185,9 @@ vm_build_initramfs() {
 	gcc -static -O2 -Wall -o "$root/bin/denied-open" "$VM_DIR/guest/denied-open.c" ||
 		{ rm -rf "$root"; return 1; }
 	# the lattice scenarios' probe (tests/vm/guest/lattice.sh)
-	gcc -static -O2 -Wall -o "$root/bin/slimtest" "$VM_DIR/guest/slimtest.c" ||
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/slimtest" \
+		"$VM_DIR/guest/slimtest.c" "$VM_DIR/guest/slimtest_ipc.c" \
+		"$VM_DIR/guest/slimtest_proc.c" "$VM_DIR/guest/slimtest_uring.c" ||
 		{ rm -rf "$root"; return 1; }
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"

@@ -21,6 +21,9 @@
  *   fork-level       a child's label                       "fork-level ..."
  *   exec PROG ARG... replace this process (ends the list)
  *
+ * and the operations between processes, on processes and through io_uring
+ * listed in slimtest_ipc.c, slimtest_proc.c and slimtest_uring.c.
+ *
  * ERRNO is the symbolic name (EACCES, EPERM, ...). Exit status 0 unless
  * an operation could not even be attempted.
  */
@@ -40,11 +43,13 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 
+#include "slimtest.h"
+
 #define TASKS "/sys/kernel/security/slim/tasks"
 
-static int kept = -1;
+int kept = -1;
 
-static const char *ename(int e)
+const char *ename(int e)
 {
 	switch (e) {
 	case 0: return "OK";
@@ -54,18 +59,22 @@ static const char *ename(int e)
 	case ENOENT: return "ENOENT";
 	case EEXIST: return "EEXIST";
 	case EINVAL: return "EINVAL";
+	case ESRCH: return "ESRCH";
+	case ENOMSG: return "ENOMSG";
+	case EBADF: return "EBADF";
+	case EAGAIN: return "EAGAIN";
 	case ENOTSUP: return "ENOTSUP";
 	default: return strerror(e);
 	}
 }
 
-static void report(const char *op, int e)
+void report(const char *op, int e)
 {
 	printf("%s %s\n", op, ename(e));
 	fflush(stdout);
 }
 
-static int do_read(const char *f)
+int do_read(const char *f)
 {
 	char buf[4096];
 	int fd = open(f, O_RDONLY);
@@ -170,7 +179,7 @@ static int do_udp(int recv_too)
 }
 
 /* the label of pid in the module's tasks file */
-static void print_level(const char *op, pid_t pid)
+void print_level(const char *op, pid_t pid)
 {
 	char line[512];
 	FILE *f = fopen(TASKS, "r");
@@ -261,8 +270,18 @@ int main(int argc, char **argv)
 			report(op, errno);
 			return 1;
 		} else {
-			fprintf(stderr, "slimtest: bad operation '%s'\n", op);
-			return 2;
+			int n = slimtest_ipc_op(op, argc, argv, i);
+
+			if (n == -1)
+				n = slimtest_proc_op(op, argc, argv, i);
+			if (n == -1)
+				n = slimtest_uring_op(op, argc, argv, i);
+			if (n < 0) {
+				fprintf(stderr, "slimtest: bad operation '%s'\n",
+					op);
+				return 2;
+			}
+			i += n;
 		}
 	}
 	return 0;
