@@ -32,10 +32,15 @@
  * fourteen times. @ip, the traced call site ftrace hands the callback, is
  * learnt from the symbol name at the function's first call.
  */
+/* what the traced function returns: which denial stub stands in for it */
+enum slim_ret { SLIM_RET_INT, SLIM_RET_LONG, SLIM_RET_PTR };
+
 struct slim_ftrace_hook {
 	const char *symbol;
 	int (*call)(struct ftrace_regs *fregs);
 	bool can_deny;		/* may send the caller to a denial stub */
+	enum slim_ret ret;	/* int (default), long, or a pointer (NULL) */
+	bool optional;		/* absent from some kernels: then not traced */
 	unsigned long ip;	/* 0 until the first call */
 };
 
@@ -60,11 +65,37 @@ static noinline notrace int slim_stub_enomem(void)
 	return -ENOMEM;
 }
 
-static void notrace slim_ft_deny(struct ftrace_regs *fregs, int rc)
+/*
+ * For functions that return a long (an int stub would leave the upper half
+ * of the register to chance) and for get_pipe_info(), whose callers take
+ * NULL as "not a pipe" and fail the call.
+ */
+static noinline notrace long slim_stub_eacces_long(void)
+{
+	return -EACCES;
+}
+
+static noinline notrace long slim_stub_enomem_long(void)
+{
+	return -ENOMEM;
+}
+
+static noinline notrace void *slim_stub_null(void)
+{
+	return NULL;
+}
+
+static void notrace slim_ft_deny(struct ftrace_regs *fregs,
+				 const struct slim_ftrace_hook *h, int rc)
 {
 	unsigned long stub;
 
-	if (rc == -ENOMEM)
+	if (h->ret == SLIM_RET_PTR)
+		stub = (unsigned long)slim_stub_null;
+	else if (h->ret == SLIM_RET_LONG)
+		stub = rc == -ENOMEM ? (unsigned long)slim_stub_enomem_long :
+				       (unsigned long)slim_stub_eacces_long;
+	else if (rc == -ENOMEM)
 		stub = (unsigned long)slim_stub_enomem;
 	else if (rc == -EPERM)
 		stub = (unsigned long)slim_stub_eperm;
@@ -160,6 +191,15 @@ static int slim_call_inode_setattr(struct ftrace_regs *fregs)
 	if (!rc)
 		slim_inode_setattr((struct dentry *)ARG(1));
 	return rc;
+}
+
+/*
+ * inode_set_acl(idmap, dentry, name, acl), inode_remove_acl(idmap, dentry,
+ * name): 6.2 and later (6.1 sets an ACL through setxattr)
+ */
+static int slim_call_inode_acl(struct ftrace_regs *fregs)
+{
+	return slim_inode_change((struct dentry *)ARG(1));
 }
 
 /* inode_unlink(dir, dentry) */
@@ -258,6 +298,29 @@ static int slim_call_sb_kern_mount(struct ftrace_regs *fregs)
 	return 0;
 }
 
+/* get_pipe_info(file, for_splice): splice, tee and vmsplice reach a pipe */
+static int slim_call_get_pipe_info(struct ftrace_regs *fregs)
+{
+	return slim_pipe_info((struct file *)ARG(0), (bool)ARG(1));
+}
+
+/* do_splice(in, off_in, out, off_out, len, flags) */
+static int slim_call_do_splice(struct ftrace_regs *fregs)
+{
+	return slim_splice((struct file *)ARG(0), (struct file *)ARG(2));
+}
+
+static int slim_call_msg_alloc(struct ftrace_regs *fregs)
+{
+	return slim_msg_alloc((struct msg_msg *)ARG(0));
+}
+
+/* store_msg(dest, msg, len) */
+static int slim_call_store_msg(struct ftrace_regs *fregs)
+{
+	return slim_msg_store((struct msg_msg *)ARG(1));
+}
+
 #undef ARG
 
 static struct slim_ftrace_hook slim_hooks[] = {
@@ -275,6 +338,10 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	  .call = slim_call_inode_xattr, .can_deny = true },
 	{ .symbol = "security_inode_setattr",
 	  .call = slim_call_inode_setattr, .can_deny = true },
+	{ .symbol = "security_inode_set_acl", .call = slim_call_inode_acl,
+	  .can_deny = true, .optional = true },
+	{ .symbol = "security_inode_remove_acl", .call = slim_call_inode_acl,
+	  .can_deny = true, .optional = true },
 	{ .symbol = "security_inode_unlink", .call = slim_call_inode_unlink,
 	  .can_deny = true },
 	{ .symbol = "security_inode_rename", .call = slim_call_inode_rename,
@@ -288,6 +355,13 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	{ .symbol = "security_msg_msg_free", .call = slim_call_ipc_free },
 	{ .symbol = "security_shm_shmat", .call = slim_call_shm_shmat,
 	  .can_deny = true },
+	{ .symbol = "security_msg_msg_alloc", .call = slim_call_msg_alloc,
+	  .can_deny = true },
+	{ .symbol = "store_msg", .call = slim_call_store_msg, .can_deny = true },
+	{ .symbol = "get_pipe_info", .call = slim_call_get_pipe_info,
+	  .can_deny = true, .ret = SLIM_RET_PTR },
+	{ .symbol = "do_splice", .call = slim_call_do_splice, .can_deny = true,
+	  .ret = SLIM_RET_LONG },
 	{ .symbol = "security_msg_queue_msgsnd",
 	  .call = slim_call_msg_msgsnd, .can_deny = true },
 	{ .symbol = "security_msg_queue_msgrcv",
@@ -367,14 +441,14 @@ static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
 	if (h) {
 		rc = h->call(fregs);
 		if (rc && deny)
-			slim_ft_deny(fregs, rc);
+			slim_ft_deny(fregs, h, rc);
 	} else {
 		pr_err_once("no hook for %pS\n", (void *)ip);
 	}
 	ftrace_test_recursion_unlock(bit);
 }
 
-static int slim_filter_add(unsigned int k, const char *symbol)
+static int slim_filter_add(unsigned int k, const char *symbol, bool optional)
 {
 	unsigned char name[KSYM_NAME_LEN];
 	int rc;
@@ -383,6 +457,10 @@ static int slim_filter_add(unsigned int k, const char *symbol)
 	rc = ftrace_set_filter(&slim_ops[k], name, strlen(symbol),
 			       !slim_ops_filtered[k]);
 	if (rc) {
+		if (optional) {
+			pr_info("%s is not in this kernel: not traced\n", symbol);
+			return 0;
+		}
 		pr_err("cannot trace %s: %d\n", symbol, rc);
 		return rc;
 	}
@@ -402,7 +480,8 @@ int slim_attach(void)
 	slim_ops[1].flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
 	for (i = 0; i < slim_nhooks; i++) {
 		slim_hooks[i].ip = 0;
-		rc = slim_filter_add(slim_hooks[i].can_deny, slim_hooks[i].symbol);
+		rc = slim_filter_add(slim_hooks[i].can_deny, slim_hooks[i].symbol,
+				     slim_hooks[i].optional);
 		if (rc)
 			goto err;
 	}

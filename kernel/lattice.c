@@ -320,6 +320,7 @@ static const char *const slim_cause_names[] = {
 	[SLIM_CAUSE_UNIX] = "(UNIX socket)",
 	[SLIM_CAUSE_SHM] = "(SysV shared memory)",
 	[SLIM_CAUSE_MSG] = "(SysV message)",
+	[SLIM_CAUSE_MQUEUE] = "(POSIX message)",
 };
 
 /* an object that is not a file, for a log line */

@@ -37,7 +37,7 @@
 #include "slim.h"
 #include "compat.h"
 
-static const struct slim_level slim_ip_level = {
+const struct slim_level slim_ip_level = {
 	.integ = SLIM_I_UNTRUSTED, .secr = SLIM_S_PUBLIC,
 	.gread = SLIM_I_NONE, .gwrite = SLIM_S_NONE,
 };
@@ -167,6 +167,7 @@ static const char *const slim_read_verb[] = {
 	[SLIM_CAUSE_UNIX] = "received on a",
 	[SLIM_CAUSE_SHM] = "attached",
 	[SLIM_CAUSE_MSG] = "received a",
+	[SLIM_CAUSE_MQUEUE] = "received a",
 };
 
 /*

@@ -139,6 +139,7 @@ enum slim_denial {
 enum slim_cause {
 	SLIM_CAUSE_FILE = 1, SLIM_CAUSE_IP, SLIM_CAUSE_PROCESS,
 	SLIM_CAUSE_PIPE, SLIM_CAUSE_UNIX, SLIM_CAUSE_SHM, SLIM_CAUSE_MSG,
+	SLIM_CAUSE_MQUEUE,
 };
 
 enum slim_counter {
@@ -281,6 +282,13 @@ int slim_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 int slim_file_mprotect(struct vm_area_struct *vma, unsigned long prot);
 int slim_inode_change(struct dentry *dentry);
 int slim_inode_rename(struct dentry *old, struct dentry *new);
+
+/* lattice_splice.c: splice, tee, vmsplice; POSIX messages */
+extern const struct slim_level slim_ip_level;
+int slim_pipe_info(struct file *file, bool for_splice);
+int slim_splice(struct file *in, struct file *out);
+int slim_msg_alloc(struct msg_msg *msg);
+int slim_msg_store(struct msg_msg *msg);
 
 /* attach_kprobe.c: where received data arrives (return probes) */
 int slim_kprobes_init(void);

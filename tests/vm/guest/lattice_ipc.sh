@@ -1,16 +1,16 @@
 # lattice_ipc.sh - the lattice's escape paths (sourced by scenarios.sh,
 # after lattice.sh, whose lattice_load made the files in $L and whose
 # run_t, counter and $T these use): what one process passes to another
-# (pipes, FIFOs, UNIX sockets, descriptors, SysV and POSIX IPC), what it
-# does to another (ptrace, its memory, signals), to a file's metadata, and
-# through mappings and io_uring. Each check would pass without the rules of
-# kernel/lattice_ipc.c: the probe (slimtest_ipc.c, slimtest_proc.c,
-# slimtest_uring.c) does every one of these operations unhindered on a
-# kernel without slim.ko.
+# (pipes, FIFOs, UNIX sockets, descriptors, SysV and POSIX IPC, splice),
+# what it does to another (ptrace, its memory, signals), to a file's
+# metadata, and through mappings and io_uring. The rules are in
+# kernel/lattice_ipc.c and kernel/lattice_splice.c; the probe's operations
+# (slimtest_ipc.c, slimtest_proc.c, slimtest_uring.c, slimtest_splice.c)
+# all succeed on a kernel without slim.ko.
 
 LATTICE_IPC_SCENARIOS="lattice_ipc_reload lattice_ipc_pipe lattice_ipc_fifo
 lattice_ipc_unix lattice_ipc_scm_rights lattice_ipc_sysv_msg lattice_ipc_sysv_shm
-lattice_ipc_posix_shm lattice_ipc_ptrace lattice_ipc_signal lattice_ipc_metadata
+lattice_ipc_posix_shm lattice_ipc_mqueue lattice_ipc_splice lattice_ipc_ptrace lattice_ipc_signal lattice_ipc_metadata
 lattice_ipc_mappings lattice_ipc_io_uring lattice_ipc_permissive lattice_ipc_off
 lattice_ipc_log_lines lattice_ipc_no_leaks"
 
@@ -137,6 +137,46 @@ scn_lattice_ipc_posix_shm() {
 	rm -f /dev/shm/slim.low /dev/shm/slim.sys
 }
 
+# a POSIX message carries its sender's levels, to a receiver already
+# waiting and to one that takes it from the queue
+scn_lattice_ipc_mqueue() {
+	i0=$(counter demotions_ipc)
+	run_t "mq-from OK|level UNTRUSTED PUBLIC|write EACCES|" \
+		$T mq-from $L/untrusted level write $L/sys || return 1
+	run_t "mq-queued OK|level UNTRUSTED PUBLIC|" $T mq-queued $L/untrusted level || return 1
+	run_t "mq-from OK|level SYSTEM SYSTEM_SENSITIVE|udp-send EACCES|" \
+		$T mq-from $L/secret level udp-send || return 1
+	run_t "mq-from OK|mq-queued OK|level SYSTEM PUBLIC|" $T mq-from - mq-queued - level || return 1
+	more_than demotions_ipc "$i0" 2
+}
+
+# splice, tee and vmsplice move a pipe's data without read(2) or write(2):
+# they carry its levels as a read and a write do
+scn_lattice_ipc_splice() {
+	before=$(cat $L/sys)
+	# from a pipe a lower child wrote into a higher file: the splicer
+	# takes the pipe's levels, so its write is up in integrity
+	run_t "splice-out EACCES|level UNTRUSTED PUBLIC|" $T splice-out $L/untrusted $L/sys level ||
+		return 1
+	[ "$(cat $L/sys)" = "$before" ] || { fail "$L/sys was written by splice"; return 1; }
+	echo spliced >$L/m6
+	run_t "splice-out OK|level SYSTEM PUBLIC|" $T splice-out - $L/m6 level || return 1
+	# from an IP socket: a receive
+	run_t "splice-sock OK|level UNTRUSTED PUBLIC|write EACCES|" $T splice-sock level write $L/sys ||
+		return 1
+	run_t "tee-from OK|level UNTRUSTED PUBLIC|" $T tee-from $L/untrusted level || return 1
+	run_t "tee-from OK|level SYSTEM PUBLIC|" $T tee-from - level || return 1
+	run_t "vmsplice-from OK|level SYSTEM SYSTEM_SENSITIVE|" $T vmsplice-from $L/secret level ||
+		return 1
+	# into a pipe a SYSTEM process reads: the pipe takes the writer's levels
+	run_t "pipe-reader OK|read OK|pipe-reader UNTRUSTED PUBLIC|vmsplice-to OK|" \
+		$T pipe-reader read $L/untrusted vmsplice-to || return 1
+	run_t "pipe-reader OK|pipe-reader SYSTEM PUBLIC|vmsplice-to OK|" $T pipe-reader vmsplice-to ||
+		return 1
+	run_t "pipe-reader OK|pipe-reader UNTRUSTED PUBLIC|splice-to OK|" \
+		$T pipe-reader splice-to $L/untrusted
+}
+
 # ptrace, /proc/PID/mem and process_vm_writev up in integrity are refused
 # with EACCES (process_vm_writev reports it as EPERM: the kernel turns
 # EACCES into EPERM there); down in integrity the tracer reads its target
@@ -175,6 +215,10 @@ scn_lattice_ipc_metadata() {
 		$T read $L/untrusted truncate $L/m1 chmod $L/m1 chown $L/m1 utime $L/m1 \
 		setxattr $L/m1 trusted.slimtest 01 rename $L/m1 $L/m9 unlink $L/m1 || return 1
 	run_t "openw OK|read OK|ftruncfd EACCES|" $T openw $L/m1 read $L/untrusted ftruncfd || return 1
+	# a POSIX ACL (6.1: through setxattr; 6.12: through inode_set_acl)
+	acl=0200000001000600ffffffff04000400ffffffff20000400ffffffff
+	run_t "read OK|setxattr EACCES|" $T read $L/untrusted setxattr $L/m1 system.posix_acl_access $acl ||
+		return 1
 	[ "$(cat $L/m1)" = meta ] && [ -e $L/m1 ] && [ ! -e $L/m9 ] ||
 		{ fail "$L/m1 was changed"; return 1; }
 	# replacing a higher file by a rename
@@ -182,15 +226,15 @@ scn_lattice_ipc_metadata() {
 	run_t "read OK|create OK|rename EACCES|" \
 		$T read $L/untrusted create $L/lowmade rename $L/lowmade $L/m2 || return 1
 	[ "$(cat $L/m2)" = meta ] || { fail "$L/m2 was replaced"; return 1; }
-	more_than denied_metadata "$m0" 9 || return 1
+	more_than denied_metadata "$m0" 10 || return 1
 	# its own lower file: allowed
 	run_t "read OK|truncate OK|chmod OK|utime OK|rename OK|unlink OK|" \
 		$T read $L/untrusted truncate $L/lowmade chmod $L/lowmade utime $L/lowmade \
 		rename $L/lowmade $L/lowmade2 unlink $L/lowmade2 || return 1
 	# a SYSTEM process: allowed
-	run_t "truncate OK|chmod OK|utime OK|setxattr OK|rename OK|unlink OK|" \
+	run_t "truncate OK|chmod OK|utime OK|setxattr OK|setxattr OK|rename OK|unlink OK|" \
 		$T truncate $L/m3 chmod $L/m3 utime $L/m3 setxattr $L/m3 trusted.slimtest 01 \
-		rename $L/m3 $L/m4 unlink $L/m4
+		setxattr $L/m3 system.posix_acl_access $acl rename $L/m3 $L/m4 unlink $L/m4
 }
 
 # write revocation: no demotion while the process shares writable memory
@@ -206,6 +250,9 @@ scn_lattice_ipc_mappings() {
 	# (a refused message stays queued and is skipped: msgrcv sees none)
 	run_t "openrw OK|mmapkeep OK|pipe-from EACCES|msg-queued ENOMSG|level SYSTEM PUBLIC|" \
 		$T openrw $L/map mmapkeep pipe-from $L/untrusted msg-queued $L/untrusted level || return 1
+	# a refused POSIX message is consumed: mq_receive fails with EFAULT
+	run_t "openrw OK|mmapkeep OK|mq-queued EFAULT|splice-sock EACCES|level SYSTEM PUBLIC|" \
+		$T openrw $L/map mmapkeep mq-queued $L/untrusted splice-sock level || return 1
 	run_t "openrw OK|mmapro OK|read OK|mprotw EACCES|" \
 		$T openrw $L/map mmapro read $L/untrusted mprotw || return 1
 	run_t "openrw OK|mmapro OK|mprotw OK|level SYSTEM PUBLIC|" \
@@ -240,10 +287,13 @@ scn_lattice_ipc_permissive() {
 		$T spawn - read $L/untrusted ptrace-attach vm-write truncate $L/perm kill TERM || rc=1; }
 	[ $rc = 0 ] && { run_t "openrw OK|mmapkeep OK|read OK|level UNTRUSTED PUBLIC|" \
 		$T openrw $L/map mmapkeep read $L/untrusted level || rc=1; }
+	[ $rc = 0 ] && { run_t "splice-out OK|mq-from OK|level UNTRUSTED PUBLIC|" \
+		$T splice-out $L/untrusted $L/perm mq-from $L/untrusted level || rc=1; }
 	slimctl mode enforce || { fail "slimctl mode enforce failed"; return 1; }
 	[ $rc = 0 ] || return 1
-	# ptrace, process_vm_writev, truncate, kill, the mapped demotion: 5
-	more_than permissive_would_deny "$p0" 5 || return 1
+	# ptrace, process_vm_writev, truncate, kill, the mapped demotion,
+	# the spliced write: 6
+	more_than permissive_would_deny "$p0" 6 || return 1
 	[ "$(counter denied_ptrace)" = "$t0" ] && [ "$(counter denied_signal)" = "$s0" ] &&
 		[ "$(counter denied_metadata)" = "$m0" ] ||
 		{ fail "a denial was counted in permissive mode"; return 1; }
@@ -252,8 +302,9 @@ scn_lattice_ipc_permissive() {
 scn_lattice_ipc_off() {
 	slimctl mode off || { fail "slimctl mode off failed"; return 1; }
 	rc=0
-	run_t "pipe-from OK|unix-from OK|msg-from OK|level SYSTEM PUBLIC|" \
-		$T pipe-from $L/untrusted unix-from stream $L/untrusted msg-from $L/untrusted level || rc=1
+	run_t "pipe-from OK|unix-from OK|msg-from OK|mq-from OK|splice-sock OK|level SYSTEM PUBLIC|" \
+		$T pipe-from $L/untrusted unix-from stream $L/untrusted msg-from $L/untrusted \
+		mq-from $L/untrusted splice-sock level || rc=1
 	[ $rc = 0 ] && { run_t "spawn OK|read OK|ptrace-attach OK|kill OK|" \
 		$T spawn - read $L/untrusted ptrace-attach kill TERM || rc=1; }
 	slimctl mode enforce || { fail "slimctl mode enforce failed"; return 1; }
@@ -302,6 +353,7 @@ scn_lattice_ipc_no_leaks() {
 	while [ $i -lt 15 ]; do
 		$T pipe-from $L/untrusted unix-from stream $L/untrusted unix-from dgram - \
 			unix-named dgram $L/sock - msg-from $L/untrusted shm-from - \
+			mq-from $L/untrusted mq-queued $L/untrusted tee-from $L/untrusted \
 			fifo-from $L/fifo3 $L/untrusted >/dev/null 2>&1
 		i=$((i + 1))
 	done

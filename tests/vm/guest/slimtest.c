@@ -22,7 +22,8 @@
  *   exec PROG ARG... replace this process (ends the list)
  *
  * and the operations between processes, on processes and through io_uring
- * listed in slimtest_ipc.c, slimtest_proc.c and slimtest_uring.c.
+ * listed in slimtest_ipc.c, slimtest_proc.c, slimtest_uring.c and
+ * slimtest_splice.c.
  *
  * ERRNO is the symbolic name (EACCES, EPERM, ...). Exit status 0 unless
  * an operation could not even be attempted.
@@ -61,6 +62,7 @@ const char *ename(int e)
 	case EINVAL: return "EINVAL";
 	case ESRCH: return "ESRCH";
 	case ENOMSG: return "ENOMSG";
+	case EFAULT: return "EFAULT";
 	case EBADF: return "EBADF";
 	case EAGAIN: return "EAGAIN";
 	case ENOTSUP: return "ENOTSUP";
@@ -186,6 +188,7 @@ void print_level(const char *op, pid_t pid)
 
 	if (!f) {
 		printf("%s ?%s\n", op, strerror(errno));
+		fflush(stdout);
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -276,6 +279,8 @@ int main(int argc, char **argv)
 				n = slimtest_proc_op(op, argc, argv, i);
 			if (n == -1)
 				n = slimtest_uring_op(op, argc, argv, i);
+			if (n == -1)
+				n = slimtest_splice_op(op, argc, argv, i);
 			if (n < 0) {
 				fprintf(stderr, "slimtest: bad operation '%s'\n",
 					op);

@@ -2,7 +2,8 @@
 /*
  * slimtest.h - what slimtest.c shares with the operations in
  * slimtest_ipc.c (between processes), slimtest_proc.c (on processes,
- * metadata and mappings) and slimtest_uring.c (io_uring).
+ * metadata and mappings), slimtest_uring.c (io_uring) and
+ * slimtest_splice.c (splice, tee, vmsplice, POSIX messages).
  */
 #ifndef SLIMTEST_H
 #define SLIMTEST_H
@@ -27,5 +28,6 @@ void slimtest_unmap_kept(void);
 int slimtest_ipc_op(const char *op, int argc, char **argv, int i);
 int slimtest_proc_op(const char *op, int argc, char **argv, int i);
 int slimtest_uring_op(const char *op, int argc, char **argv, int i);
+int slimtest_splice_op(const char *op, int argc, char **argv, int i);
 
 #endif
