@@ -85,6 +85,8 @@ static const struct att_sev_cause_info causes[] = {
 	{ATT_SEV_CAUSE_SHM, "shm", "SysV shared memory",
 	 "attaching SysV shared memory"},
 	{ATT_SEV_CAUSE_MSG, "msg", "SysV message", "receiving a SysV message"},
+	{ATT_SEV_CAUSE_MQUEUE, "mqueue", "POSIX message",
+	 "receiving a POSIX message"},
 };
 
 const struct att_sev_cause_info *att_sev_cause(unsigned int cause)
@@ -215,7 +217,7 @@ static int check_values(const struct att_slim_event *ev, char *why, size_t n)
 			return fail(why, n, ATT_E_FORMAT,
 				    "demotion with an unknown cause %u (known: "
 				    "1 to %u)",
-				    ev->cause, (unsigned int)ATT_SEV_CAUSE_MSG);
+				    ev->cause, (unsigned int)ATT_SEV_CAUSE_LAST);
 		if (ev->cause == ATT_SEV_CAUSE_FILE && !(ev->have & B(T_PATH)))
 			return fail(why, n, ATT_E_FORMAT,
 				    "demotion by a file without its path (%u)",

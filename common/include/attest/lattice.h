@@ -48,6 +48,8 @@ enum att_sev_cause {
 	ATT_SEV_CAUSE_UNIX = 5,	   /* a receive on a UNIX socket */
 	ATT_SEV_CAUSE_SHM = 6,	   /* a SysV shared memory attach */
 	ATT_SEV_CAUSE_MSG = 7,	   /* a SysV message received */
+	ATT_SEV_CAUSE_MQUEUE = 8,  /* a POSIX message received */
+	ATT_SEV_CAUSE_LAST = ATT_SEV_CAUSE_MQUEUE,
 };
 
 /*
