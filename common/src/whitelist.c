@@ -104,12 +104,18 @@ void att_wl_free(struct att_wl *wl)
 		EVP_PKEY_free(wl->keys[i].pkey);
 	free(wl->keys);
 	att_lat_policy_free(wl->lattice);
+	att_boot_policy_free(wl->boot);
 	free(wl);
 }
 
 const struct att_lat_policy *att_wl_lattice(const struct att_wl *wl)
 {
 	return wl->lattice;
+}
+
+const struct att_boot_policy *att_wl_boot(const struct att_wl *wl)
+{
+	return wl->boot;
 }
 
 size_t att_wl_path_count(const struct att_wl *wl)

@@ -215,6 +215,7 @@ enum {
 	SEC_META = 1 << 7,
 	SEC_RELEASE = 1 << 8,
 	SEC_LATTICE = 1 << 9,
+	SEC_BOOT = 1 << 10,
 };
 
 #define WL_MAX_NAME 8192
@@ -409,6 +410,9 @@ static int tree_section(struct att_wl *wl, struct att_jp *jp, int sec,
 	case SEC_LATTICE:
 		rc = att_lat_policy_from_json(o, &wl->lattice, err, errlen);
 		break;
+	case SEC_BOOT:
+		rc = att_boot_policy_from_json(o, &wl->boot, err, errlen);
+		break;
 	default:
 		rc = want_type(o, json_type_int, "release", err, errlen);
 	}
@@ -425,6 +429,7 @@ static const struct {
 	{"ima", SEC_IMA},	  {"verification-keys", SEC_KEYS},
 	{"attest", SEC_ATTEST},	  {"meta", SEC_META},
 	{"release", SEC_RELEASE}, {"lattice", SEC_LATTICE},
+	{"boot", SEC_BOOT},
 };
 
 static int load_root(struct att_wl *wl, struct att_jp *jp, char *err,

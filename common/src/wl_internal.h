@@ -10,6 +10,7 @@
 
 #include <openssl/evp.h>
 
+#include "attest/boot.h"
 #include "attest/lattice.h"
 #include "attest/whitelist.h"
 #include "digest_map.h"
@@ -32,6 +33,7 @@ struct att_wl {
 	size_t nkeys;
 	enum att_wl_violations violations;
 	struct att_lat_policy *lattice; /* the "lattice" section, or NULL */
+	struct att_boot_policy *boot;	/* the "boot" section, or NULL */
 	struct att_wl_limits lim;
 };
 

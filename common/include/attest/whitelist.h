@@ -8,7 +8,8 @@
  *    "ima": {"ignored_keyrings": [...], "log_hash_alg": "sha1",
  *            "dm_policy": null},
  *    "ima-buf": {"name": ["hex"]}, "verification-keys": "..." | [...],
- *    "attest": {"violations": "fail" | "allow"}}
+ *    "attest": {"violations": "fail" | "allow"},
+ *    "lattice": {...}, "boot": {...}}
  * Keylime's legacy "hash  path" allowlist and its exclude list load too.
  * A whitelist is compiled once into hash tables; judging an entry is a
  * lookup, never a re-parse.
@@ -134,5 +135,9 @@ int att_wl_foreach_path(const struct att_wl *wl, att_wl_path_fn fn, void *arg);
 struct att_lat_policy;
 /* The "lattice" section, NULL when the whitelist has none. */
 const struct att_lat_policy *att_wl_lattice(const struct att_wl *wl);
+
+struct att_boot_policy;
+/* The "boot" section (measured boot, attest/boot.h), NULL when none. */
+const struct att_boot_policy *att_wl_boot(const struct att_wl *wl);
 
 #endif
