@@ -33,7 +33,8 @@ void wlcli_check_usage(void)
 	      "SYNOPSIS\n"
 	      "    attest-whitelist check WHITELIST LIST [--pcrs [BANK,]FILE]"
 	      "...\n"
-	      "        [--pcr N]... [--excludes FILE] [--format "
+	      "        [--uefi-log FILE] [--pcr N]... [--excludes FILE] "
+	      "[--format "
 	      "auto|binary|ascii]\n"
 	      "        [--list-hash BANK] [--bank BANK]... [--replay-only] "
 	      "[--json]\n"
@@ -53,6 +54,16 @@ void wlcli_check_usage(void)
 	      "    the replay to reach the given PCR values at some "
 	      "prefix; entries\n"
 	      "    after that prefix are reported as unverified.\n"
+	      "    With --uefi-log FILE (LIST may then be left out) it reads "
+	      "a firmware\n"
+	      "    event log (binary_bios_measurements), replays it against "
+	      "the PCR 0-7\n"
+	      "    values of --pcrs when given, and judges it by the "
+	      "whitelist's 'boot'\n"
+	      "    section as the verifier does: each failure names the "
+	      "event (index\n"
+	      "    from 0 after the Spec ID header, PCR, type) and the "
+	      "rule.\n"
 	      "\n"
 	      "OPTIONS\n"
 	      "    --pcrs [BANK,]FILE  PCR values: evmctl's 'PCR-NN: hex' "
@@ -79,6 +90,8 @@ void wlcli_check_usage(void)
 	      "    --json              print the result as JSON\n"
 	      "    --max-failures N    failing entries printed (default "
 	      "1000)\n"
+	      "    --uefi-log FILE     a firmware event log to judge by the "
+	      "boot section\n"
 	      "\n"
 	      "EXIT STATUS\n"
 	      "    0 trusted, 1 not trusted, 2 error (unreadable or "
@@ -88,7 +101,7 @@ void wlcli_check_usage(void)
 }
 
 struct check_args {
-	const char *wl_path, *list_path, *excl_path;
+	const char *wl_path, *list_path, *excl_path, *uefi_log;
 	struct att_pcrs pcrs;
 	int have_pcrs;
 	uint32_t pcr_mask;
@@ -160,6 +173,7 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		{"replay-only", no_argument, NULL, 'r'},
 		{"json", no_argument, NULL, 'j'},
 		{"max-failures", required_argument, NULL, 'm'},
+		{"uefi-log", required_argument, NULL, 'u'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -218,6 +232,9 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 		case 'r':
 			a->replay_only = 1;
 			break;
+		case 'u':
+			a->uefi_log = optarg;
+			break;
 		case 'j':
 			a->json = 1;
 			break;
@@ -240,13 +257,13 @@ static int parse_args(int argc, char **argv, struct check_args *a)
 			return ATT_E_INVAL;
 		}
 	}
-	if (argc - optind != 2) {
+	if (argc - optind != 2 && (argc - optind != 1 || !a->uefi_log)) {
 		fprintf(stderr, "usage: attest-whitelist check WHITELIST LIST "
 				"[options] (see --help)\n");
 		return ATT_E_INVAL;
 	}
 	a->wl_path = argv[optind];
-	a->list_path = argv[optind + 1];
+	a->list_path = argc - optind == 2 ? argv[optind + 1] : NULL;
 	if (!a->pcr_mask)
 		a->pcr_mask = 1u << 10;
 	if (!a->nbanks) {
@@ -379,7 +396,8 @@ static void print_text(const struct check_args *a,
 }
 
 static void print_json(const struct check_args *a,
-		       const struct att_check_result *res)
+		       const struct att_check_result *res,
+		       struct json_object *uefi)
 {
 	struct json_object *o = json_object_new_object(), *fails, *counts;
 	size_t i;
@@ -446,6 +464,8 @@ static void print_json(const struct check_args *a,
 		json_object_object_add(
 			o, "lattice_refusal",
 			json_object_new_string(res->lattice_refusal));
+	if (uefi)
+		json_object_object_add(o, "uefi", json_object_get(uefi));
 	puts(json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
@@ -458,8 +478,9 @@ int wlcli_check(int argc, char **argv)
 	struct att_check_result res;
 	struct att_replay *rp = NULL;
 	struct att_wl *wl = NULL;
+	struct json_object *uefi = NULL;
 	struct check_args a;
-	int fd = -1, rc, ret = WLCLI_EXIT_ERROR;
+	int fd = -1, rc, ret = WLCLI_EXIT_ERROR, boot = WLCLI_EXIT_OK;
 
 	rc = parse_args(argc, argv, &a);
 	if (rc == 1)
@@ -468,6 +489,26 @@ int wlcli_check(int argc, char **argv)
 		return WLCLI_EXIT_ERROR;
 	if (load_whitelist(&a, &wl))
 		return WLCLI_EXIT_ERROR;
+	if (a.uefi_log) {
+		boot = wlcli_check_boot(a.uefi_log, wl,
+					a.have_pcrs ? &a.pcrs : NULL, !a.json,
+					&uefi);
+		if (!a.list_path) {
+			if (a.json)
+				puts(json_object_to_json_string_ext(
+					uefi,
+					JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE));
+			else
+				printf("result: %s\n",
+				       boot == WLCLI_EXIT_OK ? "trusted"
+				       : boot == WLCLI_EXIT_UNTRUSTED
+					       ? "untrusted"
+					       : "error");
+			ret = boot;
+			goto out;
+		}
+	}
 	if (!strcmp(a.list_path, "-")) {
 		fd = STDIN_FILENO;
 	} else {
@@ -491,7 +532,7 @@ int wlcli_check(int argc, char **argv)
 	att_check_result_init(&res);
 	att_check_list(r, a.replay_only ? NULL : wl, rp, &opts, &res);
 	if (a.json)
-		print_json(&a, &res);
+		print_json(&a, &res, uefi);
 	else
 		print_text(&a, &res);
 	if (res.status == ATT_CHECK_ERROR)
@@ -500,8 +541,11 @@ int wlcli_check(int argc, char **argv)
 	ret = res.status == ATT_CHECK_TRUSTED	  ? WLCLI_EXIT_OK
 	      : res.status == ATT_CHECK_UNTRUSTED ? WLCLI_EXIT_UNTRUSTED
 						  : WLCLI_EXIT_ERROR;
+	if (boot > ret)
+		ret = boot; /* the worse of the two */
 	att_check_result_release(&res);
 out:
+	json_object_put(uefi);
 	att_replay_free(rp);
 	att_ima_reader_free(r);
 	att_wl_free(wl);

@@ -11,6 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "attest/boot.h"
 #include "attest/buf.h"
 #include "attest/codec.h"
 #include "attest/err.h"
@@ -35,6 +38,7 @@ void wlcli_create_usage(void)
 	      "SYNOPSIS\n"
 	      "    attest-whitelist create [--rootfs DIR] [--ima-log FILE] "
 	      "[-o FILE]\n"
+	      "        [--uefi-log FILE [--uefi-bank BANK]]\n"
 	      "        [--prefix P] [--all] [--exclude RE]... [--include "
 	      "RE]...\n"
 	      "        [--skip-path P]... [--no-default-excludes] [--hash "
@@ -64,6 +68,24 @@ void wlcli_create_usage(void)
 	      "    ascii list), boot_aggregate included; violations are "
 	      "reported, not\n"
 	      "    taken. Both options together merge the two.\n"
+	      "    --uefi-log FILE reads a golden machine's firmware event "
+	      "log\n"
+	      "    (/sys/kernel/security/tpm0/binary_bios_measurements) and "
+	      "writes the\n"
+	      "    whitelist's 'boot' section from it: Secure Boot (true "
+	      "when on, else\n"
+	      "    \"any\"), the PK, KEK and db entries as allowed sets, the "
+	      "dbx entries\n"
+	      "    as required ones, the db certificates that verified "
+	      "images, one stage\n"
+	      "    per boot application in order, the kernels and initrds "
+	      "grub loaded,\n"
+	      "    grub's kernel command lines as an exact pattern, "
+	      "separators required.\n"
+	      "    Edit it to allow more than the golden machine shows "
+	      "(docs/whitelist.md,\n"
+	      "    \"Measured boot\"). It may be used alone or with the "
+	      "others.\n"
 	      "\n"
 	      "OPTIONS\n"
 	      "    -o FILE             output (default: standard output), "
@@ -87,6 +109,9 @@ void wlcli_create_usage(void)
 	      "(default sha1)\n"
 	      "    --progress          progress on stderr (default: when it "
 	      "is a terminal)\n"
+	      "    --uefi-bank BANK    digest bank the boot section takes "
+	      "from --uefi-log\n"
+	      "                        (default sha256)\n"
 	      "\n"
 	      "    SOURCE_DATE_EPOCH, when set, fixes meta.timestamp for "
 	      "reproducible output.\n"
@@ -99,9 +124,9 @@ void wlcli_create_usage(void)
 }
 
 struct create_args {
-	const char *rootfs, *ima_log, *out, *prefix;
+	const char *rootfs, *ima_log, *uefi_log, *out, *prefix;
 	int all, no_defaults, progress;
-	enum att_hash hash, list_hash;
+	enum att_hash hash, list_hash, uefi_bank;
 	unsigned int threads;
 	struct att_buf excl, incl;
 	const char **skip;
@@ -140,6 +165,8 @@ static int parse(int argc, char **argv, struct create_args *a)
 	static const struct option opts[] = {
 		{"rootfs", required_argument, NULL, 'r'},
 		{"ima-log", required_argument, NULL, 'i'},
+		{"uefi-log", required_argument, NULL, 'u'},
+		{"uefi-bank", required_argument, NULL, 'B'},
 		{"output", required_argument, NULL, 'o'},
 		{"prefix", required_argument, NULL, 'p'},
 		{"all", no_argument, NULL, 'a'},
@@ -161,6 +188,7 @@ static int parse(int argc, char **argv, struct create_args *a)
 
 	a->hash = ATT_HASH_SHA256;
 	a->list_hash = ATT_HASH_SHA1;
+	a->uefi_bank = ATT_HASH_SHA256;
 	a->out = "-";
 	a->progress = isatty(STDERR_FILENO);
 	a->threads = ncpu > 0 ? (unsigned int)ncpu : 1;
@@ -173,6 +201,9 @@ static int parse(int argc, char **argv, struct create_args *a)
 			break;
 		case 'i':
 			a->ima_log = optarg;
+			break;
+		case 'u':
+			a->uefi_log = optarg;
 			break;
 		case 'o':
 			a->out = optarg;
@@ -205,6 +236,7 @@ static int parse(int argc, char **argv, struct create_args *a)
 			a->no_defaults = 1;
 			break;
 		case 'H':
+		case 'B':
 		case 'l': {
 			enum att_hash h =
 				att_hash_by_name(optarg, strlen(optarg));
@@ -218,6 +250,8 @@ static int parse(int argc, char **argv, struct create_args *a)
 			}
 			if (c == 'H')
 				a->hash = h;
+			else if (c == 'B')
+				a->uefi_bank = h;
 			else
 				a->list_hash = h;
 			break;
@@ -245,9 +279,10 @@ static int parse(int argc, char **argv, struct create_args *a)
 			return ATT_E_INVAL;
 		}
 	}
-	if (optind != argc || (!a->rootfs && !a->ima_log)) {
+	if (optind != argc || (!a->rootfs && !a->ima_log && !a->uefi_log)) {
 		fprintf(stderr, "usage: attest-whitelist create --rootfs DIR | "
-				"--ima-log FILE [options] (see --help)\n");
+				"--ima-log FILE | --uefi-log FILE [options] "
+				"(see --help)\n");
 		return ATT_E_INVAL;
 	}
 	return ATT_OK;
@@ -432,6 +467,83 @@ static int from_ima_log(const struct create_args *a, struct wldoc *doc,
 	return rc;
 }
 
+/* Whether the log's events carry the bank (the first event's digests). */
+static int has_bank(const uint8_t *log, size_t len, enum att_hash bank)
+{
+	struct att_uefi_info info;
+	char err[200];
+	unsigned int i;
+
+	if (att_uefi_parse(log, len, NULL, NULL, NULL, &info, err, sizeof(err)))
+		return 0;
+	for (i = 0; i < info.nalgs; i++)
+		if (info.algs[i] == bank)
+			return 1;
+	return 0;
+}
+
+static int from_uefi_log(const struct create_args *a, struct wldoc *doc)
+{
+	struct att_boot_facts *f = NULL;
+	struct json_object *boot;
+	struct att_buf b;
+	char err[300];
+	int rc;
+
+	att_buf_init(&b, 0);
+	rc = att_buf_read_file(&b, a->uefi_log, 64u << 20);
+	if (rc) {
+		fprintf(stderr, "attest-whitelist: %s: %s\n", a->uefi_log,
+			rc == ATT_E_IO ? strerror(errno) : att_strerror(rc));
+		goto out;
+	}
+	rc = att_boot_facts_read(b.data, b.len, NULL, &f, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "attest-whitelist: %s: %s\n", a->uefi_log, err);
+		goto out;
+	}
+	if (f->nbad) {
+		char t[ATT_BOOT_DETAIL + 80];
+
+		att_boot_failure_text(&f->bad[0], t, sizeof(t));
+		fprintf(stderr,
+			"attest-whitelist: %s: not a log to take as a "
+			"reference: %s\n",
+			a->uefi_log, t);
+		rc = ATT_E_VERIFY;
+		goto out;
+	}
+	if (!has_bank(b.data, b.len, a->uefi_bank)) {
+		fprintf(stderr,
+			"attest-whitelist: %s: the log has no %s bank "
+			"(--uefi-bank)\n",
+			a->uefi_log, att_hash_name(a->uefi_bank));
+		rc = ATT_E_UNSUPPORTED;
+		goto out;
+	}
+	boot = att_boot_policy_json_from_facts(f, a->uefi_bank);
+	if (!boot) {
+		rc = ATT_E_NOMEM;
+		goto out;
+	}
+	json_object_object_add(doc->root, "boot", boot);
+	fprintf(stderr,
+		"attest-whitelist: %s: Secure Boot %s; PK %zu, KEK %zu, db "
+		"%zu, dbx %zu entries; %zu boot applications, %zu kernels, "
+		"%zu initrds, %zu command lines\n",
+		a->uefi_log,
+		f->secure_boot == 1   ? "on"
+		: f->secure_boot == 0 ? "off (secure_boot: \"any\")"
+				      : "not measured (secure_boot: \"any\")",
+		f->var[ATT_BV_PK].n, f->var[ATT_BV_KEK].n, f->var[ATT_BV_DB].n,
+		f->var[ATT_BV_DBX].n, f->napps, f->nkernels, f->ninitrds,
+		f->ncmdlines);
+out:
+	att_boot_facts_free(f);
+	att_buf_release(&b);
+	return rc;
+}
+
 int wlcli_create(int argc, char **argv)
 {
 	struct create_args a = {0};
@@ -461,12 +573,20 @@ int wlcli_create(int argc, char **argv)
 		rc = WLCLI_EXIT_ERROR;
 		goto out;
 	}
-	if (att_buf_printf(&src, "%s%s%s%s", a.rootfs ? "rootfs:" : "",
+	if (a.uefi_log && from_uefi_log(&a, doc)) {
+		rc = WLCLI_EXIT_ERROR;
+		goto out;
+	}
+	if (att_buf_printf(&src, "%s%s%s%s%s%s", a.rootfs ? "rootfs:" : "",
 			   a.rootfs ? a.rootfs : "",
 			   a.rootfs && a.ima_log ? " + ima-log:"
 			   : a.ima_log		 ? "ima-log:"
 						 : "",
-			   a.ima_log ? a.ima_log : "") ||
+			   a.ima_log ? a.ima_log : "",
+			   !a.uefi_log		   ? ""
+			   : a.rootfs || a.ima_log ? " + uefi-log:"
+						   : "uefi-log:",
+			   a.uefi_log ? a.uefi_log : "") ||
 	    att_buf_cstr(&src) ||
 	    wldoc_set_meta(doc, (char *)src.data, att_hash_name(a.hash))) {
 		rc = WLCLI_EXIT_ERROR;

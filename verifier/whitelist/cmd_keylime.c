@@ -279,6 +279,7 @@ static int export_policy(struct wldoc *d, const char *out)
 
 	json_object_object_del(d->root, "attest");
 	json_object_object_del(d->root, "lattice");
+	json_object_object_del(d->root, "boot"); /* Keylime's is separate */
 	for (i = 0; i < 3; i++)
 		if (!json_object_object_get_ex(d->root, maps[i], &o))
 			json_object_object_add(d->root, maps[i],

@@ -14,6 +14,17 @@ enum wlcli_exit {
 
 int wlcli_check(int argc, char **argv);
 void wlcli_check_usage(void);
+struct att_wl;
+struct att_pcrs;
+struct json_object;
+/*
+ * check --uefi-log: replay (against pcrs' PCRs 0-7, when given) and the
+ * whitelist's boot section; prints when text, *out gets the JSON.
+ * Returns a WLCLI_EXIT_* code.
+ */
+int wlcli_check_boot(const char *path, const struct att_wl *wl,
+		     const struct att_pcrs *pcrs, int text,
+		     struct json_object **out);
 int wlcli_create(int argc, char **argv);
 void wlcli_create_usage(void);
 int wlcli_edit(const char *cmd, int argc, char **argv);

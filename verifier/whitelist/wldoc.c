@@ -218,7 +218,7 @@ static int merge_map(struct wldoc *d, const struct wldoc *src, const char *name)
 
 int wldoc_merge(struct wldoc *d, const struct wldoc *src)
 {
-	struct json_object *ex, *ima, *ign, *at, *keys, *lat;
+	struct json_object *ex, *ima, *ign, *at, *keys, *lat, *boot;
 	int rc;
 
 	/* attest options: the later whitelist's settings win. */
@@ -234,6 +234,9 @@ int wldoc_merge(struct wldoc *d, const struct wldoc *src)
 	/* slim.ko's lattice policy: the later whitelist's section wins. */
 	if (json_object_object_get_ex(src->root, "lattice", &lat))
 		json_object_object_add(d->root, "lattice", json_object_get(lat));
+	/* The measured boot policy too: the later whitelist's section wins. */
+	if (json_object_object_get_ex(src->root, "boot", &boot))
+		json_object_object_add(d->root, "boot", json_object_get(boot));
 	if (json_object_object_get_ex(src->root, "verification-keys", &keys)) {
 		struct json_object *dk;
 
