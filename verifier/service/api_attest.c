@@ -31,6 +31,7 @@
 #include "attest/log.h"
 #include "attest/pcrs.h"
 #include "attest/replay.h"
+#include "attest/whitelist.h"
 #include "attest.h"
 #include "logstate.h"
 #include "metrics.h"
@@ -133,7 +134,8 @@ static int nonce_new(const struct ver_config *cfg, int64_t now,
  */
 static int challenge_json(const struct ver_config *cfg,
 			  const struct att_agent_rec *a,
-			  const struct ver_nonce *n, struct json_object **out)
+			  const struct ver_nonce *n, int boot_policy,
+			  struct json_object **out)
 {
 	struct json_object *o, *sel, *arr, *log;
 	struct ver_logstates *ls = NULL;
@@ -185,8 +187,12 @@ static int challenge_json(const struct ver_config *cfg,
 		json_object_array_add(arr, log);
 	}
 	json_object_object_add(o, "logs", arr);
-	/* Once per boot: until this boot's firmware log has replayed. */
-	if (!(ls->flags & VER_LS_UEFI_VERIFIED))
+	/*
+	 * Once per boot: until this boot's firmware log has replayed; every
+	 * round when the agent's whitelist has a boot policy (it judges the
+	 * log, and the policy may have changed since the last one).
+	 */
+	if (!(ls->flags & VER_LS_UEFI_VERIFIED) || boot_policy)
 		json_object_object_add(o, "uefi_log",
 				       json_object_new_boolean(1));
 	ver_logstates_free(ls);
@@ -200,9 +206,10 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 	struct json_object *req = NULL, *o = NULL;
 	struct att_agent_rec a;
 	struct ver_nonce n;
-	int64_t now = (int64_t)time(NULL);
+	struct ver_wlref *ref = NULL;
+	int64_t now = (int64_t)time(NULL), wl_version = 0;
 	const char *id;
-	int rc;
+	int rc, boot_policy = 0;
 
 	att_agent_rec_init(&a);
 	if (ver_parse_body(rq, rs, &req))
@@ -223,7 +230,13 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 	}
 	ver_metrics_challenge(rq->ctx->metrics, VER_CHALLENGE_REQUEST);
 	nonce_gc(rq->ctx, now);
-	if (challenge_json(rq->ctx->cfg, &a, &n, &o)) {
+	if (a.wl_name[0] &&
+	    !ver_wlcache_get(rq->ctx->wlc, rq->ctx->store, a.wl_name,
+			     a.wl_version, &ref, &wl_version)) {
+		boot_policy = att_wl_boot(ver_wlref_wl(ref)) != NULL;
+		ver_wlref_put(rq->ctx->wlc, ref);
+	}
+	if (challenge_json(rq->ctx->cfg, &a, &n, boot_policy, &o)) {
 		ver_error(rs, 500, "internal", "out of memory");
 		goto out;
 	}
@@ -554,7 +567,9 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	if (in.want_next && !nrc) {
 		ver_metrics_challenge(rq->ctx->metrics, VER_CHALLENGE_VERDICT);
 		nonce_gc(rq->ctx, now); /* agents may never ask again */
-		if (!challenge_json(rq->ctx->cfg, &a, &n, &next))
+		if (!challenge_json(rq->ctx->cfg, &a, &n,
+				    ref && att_wl_boot(ver_wlref_wl(ref)),
+				    &next))
 			json_object_object_add(result, "next_challenge", next);
 	}
 	ver_json_reply(rs, 200, result);

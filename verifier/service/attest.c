@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "attest/boot.h"
 #include "attest/buf.h"
 #include "attest/check.h"
 #include "attest/codec.h"
@@ -200,8 +201,8 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 	att_check_result_init(&cr);
 	if (in->start == 0 && saved && saved->next_index) {
 		att_info("%s: log %s sent from entry 0 (a new list in this "
-			"boot): judged whole",
-			id, in->name);
+			 "boot): judged whole",
+			 id, in->name);
 		saved = NULL;
 	}
 	rc = restore(rp, saved);
@@ -406,6 +407,86 @@ static int check_uefi(struct run *r, const struct ver_evidence *ev)
 	return ok;
 }
 
+/* A boot policy's result in the result document and the reasons. */
+static void boot_json(struct run *r, struct json_object *uefi,
+		      const struct att_boot_result *br)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	char t[ATT_BOOT_DETAIL + 80];
+	size_t i;
+
+	json_object_object_add(uefi, "boot", o);
+	json_object_object_add(
+		o, "status",
+		json_object_new_string(br->status == ATT_BOOT_PASS ? "pass"
+				       : br->status == ATT_BOOT_FAIL
+					       ? "fail"
+					       : "malformed"));
+	json_object_object_add(o, "failures_total",
+			       json_object_new_int64((int64_t)br->total));
+	json_object_object_add(o, "failures", arr);
+	if (br->status == ATT_BOOT_MALFORMED) {
+		json_object_object_add(o, "error",
+				       json_object_new_string(br->errmsg));
+		reason(r, "boot: malformed event data: %s", br->errmsg);
+		return;
+	}
+	for (i = 0; i < br->nfailures; i++) {
+		const struct att_boot_failure *f = &br->failures[i];
+		struct json_object *e = json_object_new_object();
+
+		if (f->has_ev) {
+			json_object_object_add(
+				e, "index",
+				json_object_new_int64((int64_t)f->ev.index));
+			json_object_object_add(
+				e, "pcr", json_object_new_int((int)f->ev.pcr));
+			json_object_object_add(
+				e, "type",
+				json_object_new_string(
+					att_uefi_event_name(f->ev.type)));
+		}
+		/* the host's bytes (a path, a command line) */
+		snprintf(t, sizeof(t), "%s", f->detail);
+		att_json_utf8_clean(t);
+		json_object_object_add(e, "rule",
+				       json_object_new_string(f->rule));
+		json_object_object_add(e, "detail", json_object_new_string(t));
+		json_object_array_add(arr, e);
+		if (i < 20) {
+			att_boot_failure_text(f, t, sizeof(t));
+			reason(r, "boot: %s", t);
+		}
+	}
+	if (br->total > 20)
+		reason(r, "boot: ... %zu failures in all", br->total);
+}
+
+/*
+ * The whitelist's measured boot policy on a log that replayed to the
+ * quoted PCRs (its digests are the TPM's). 1 when it passes; an
+ * internal error is returned in *rc (never trusted).
+ */
+static int check_boot(struct run *r, const struct ver_evidence *ev,
+		      const struct att_boot_policy *pol, int *rc)
+{
+	struct json_object *uefi = json_object_object_get(r->res, "uefi");
+	struct att_boot_result br;
+	int pass;
+
+	att_boot_result_init(&br);
+	*rc = att_boot_judge(pol, ev->uefi_log, ev->uefi_log_len, NULL, &br);
+	if (*rc) {
+		att_boot_result_release(&br);
+		return 0;
+	}
+	boot_json(r, uefi, &br);
+	pass = br.status == ATT_BOOT_PASS;
+	att_boot_result_release(&br);
+	return pass;
+}
+
 static void check_static(struct run *r, const struct ver_evidence *ev)
 {
 	const uint8_t *want, *got;
@@ -515,6 +596,15 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		check_static(&r, ev);
 	if (ev->uefi_log)
 		uefi_ok = check_uefi(&r, ev);
+	/* A whitelist's boot policy judges the log of every round. */
+	if (uefi_ok && wl && att_wl_boot(wl)) {
+		uefi_ok = check_boot(&r, ev, att_wl_boot(wl), &rc);
+		if (rc)
+			goto out;
+	} else if (!ev->uefi_log && wl && att_wl_boot(wl)) {
+		reason(&r, "boot: the whitelist has a boot policy and the "
+			   "evidence has no UEFI event log");
+	}
 	a->reset_count = info.reset_count;
 	a->restart_count = info.restart_count;
 	a->tpm_clock = (int64_t)info.clock;
