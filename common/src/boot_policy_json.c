@@ -13,6 +13,7 @@
 #include "attest/err.h"
 #include "attest/whitelist.h"
 #include "boot_internal.h"
+#include "wl_internal.h"
 
 #define MAX_STAGES	    64
 #define MAX_STAGE_DIGESTS   256
@@ -112,15 +113,24 @@ static int load_ids(struct boot_ids *s, struct json_object *v, const char *key,
 	return ATT_OK;
 }
 
+/* "alg:hex", or hex whose length names the algorithm (SHA-1, -2). */
 static int parse_digest(struct json_object *v, struct boot_digest *d)
 {
 	size_t dl;
+	int rc;
 
 	if (!json_object_is_type(v, json_type_string))
 		return ATT_E_FORMAT;
-	return att_wl_parse_digest(json_object_get_string(v),
-				   (size_t)json_object_get_string_len(v),
-				   &d->alg, d->d, &dl);
+	rc = att_wl_parse_digest(json_object_get_string(v),
+				 (size_t)json_object_get_string_len(v), &d->alg,
+				 d->d, &dl);
+	if (rc || d->alg != ATT_HASH_NONE)
+		return rc;
+	d->alg = dl == 20   ? ATT_HASH_SHA1
+		 : dl == 32 ? ATT_HASH_SHA256
+		 : dl == 48 ? ATT_HASH_SHA384
+			    : ATT_HASH_SHA512;
+	return ATT_OK;
 }
 
 static int load_digests(struct boot_digests *s, struct json_object *v,
@@ -219,6 +229,10 @@ static int load_cmdline(struct att_boot_policy *p, struct json_object *v,
 	if (len > MAX_CMDLINE_PATTERN || strlen(s) != len)
 		return bad(err, n, "cmdline",
 			   "longer than 8192 bytes or holds a NUL");
+	if (!wl_pattern_safe(s))
+		return bad(err, n, "cmdline",
+			   "stacked quantifiers or more than 4 bounds (or a "
+			   "bound over 16)");
 	re = malloc(len + 5);
 	if (!re)
 		return ATT_E_NOMEM;

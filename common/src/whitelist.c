@@ -43,7 +43,8 @@ static const struct verdict_desc verdicts[ATT_V_COUNT] = {
 				  "digest is not the hash of the buffer"},
 	[ATT_V_NO_DIGEST] = {"no-digest", "template has no file digest"},
 	[ATT_V_GAP] = {"gap", "list continues after an unmeasured gap"},
-	[ATT_V_LATTICE_OK] = {"lattice-event", "slim.ko lattice event, accepted"},
+	[ATT_V_LATTICE_OK] = {"lattice-event",
+			      "slim.ko lattice event, accepted"},
 	[ATT_V_LATTICE_MALFORMED] = {"lattice-malformed",
 				     "malformed slim.ko lattice event"},
 	[ATT_V_LATTICE_POLICY] = {"lattice-policy",
@@ -166,7 +167,7 @@ int att_wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
  * a quantifier may not follow another one, bounds are at most 16, and a
  * pattern has at most 4 of them.
  */
-static int pattern_safe(const char *p)
+int wl_pattern_safe(const char *p)
 {
 	int prev_quant = 0, bounds = 0;
 
@@ -274,7 +275,7 @@ int wl_compile_excludes(struct att_wl *wl, const char *const *pats, size_t n,
 			att_buf_release(&all);
 			return ATT_E_TOO_BIG;
 		}
-		if (!pattern_safe(one)) {
+		if (!wl_pattern_safe(one)) {
 			snprintf(
 				err, errlen,
 				"excludes[%zu]: repeated quantifiers or bounds "

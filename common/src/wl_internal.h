@@ -41,6 +41,11 @@ int wl_new(const struct att_wl_limits *lim, struct att_wl **out);
 /* Compiles the exclude patterns (NUL-separated in one buffer). */
 int wl_compile_excludes(struct att_wl *wl, const char *const *pats, size_t n,
 			char *err, size_t errlen);
+/*
+ * 1 when an ERE is safe to compile (no stacked quantifiers, at most 4
+ * bounds of at most 16): glibc expands repetitions into copies.
+ */
+int wl_pattern_safe(const char *p);
 /* Parses a digest string "hex" or "algo:hex" into alg/bytes. */
 int wl_parse_digest(const char *s, size_t n, enum att_hash *alg, uint8_t *d,
 		    size_t *dlen);
