@@ -13,6 +13,10 @@
  * - require_uefi_log: once per boot; after a reboot evidence without it
  *   is untrusted and the challenge asks for it, with it trusted, then it
  *   is not asked for again.
+ * - The whitelist's boot section (measured boot policy): a log that
+ *   replays and matches it is trusted; a boot application it does not
+ *   allow is untrusted with the event named; without the log, untrusted;
+ *   the challenge asks for the log every round.
  *
  * The tests run in order on one host and verifier.
  */
@@ -27,9 +31,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "attest/boot.h"
 #include "attest/buf.h"
 #include "attest/codec.h"
 #include "attest/tpm_quote.h"
+#include "evbuild.h"
 #include "imabuild.h"
 #include "swtpm.h"
 #include "tpm.h"
@@ -307,12 +313,122 @@ static void test_uefi_required(void **state)
 	att_vproc_free(v);
 }
 
+/* A sha256-only event whose digest is of `hashed`, extended into PCR. */
+static void boot_event(struct att_buf *b, uint32_t pcr, uint32_t type,
+		       const void *data, size_t n, const void *hashed,
+		       size_t hn)
+{
+	uint8_t d[32];
+
+	ib_hash("sha256", hashed, hn, d);
+	att_buf_append_u32le(b, pcr);
+	att_buf_append_u32le(b, type);
+	att_buf_append_u32le(b, 1);
+	att_buf_append_u8(b, 0x0b);
+	att_buf_append_u8(b, 0x00);
+	att_buf_append(b, d, 32);
+	att_buf_append_u32le(b, (uint32_t)n);
+	att_buf_append(b, data, n);
+	assert_int_equal(agent_tpm_pcr_extend(F.tpm, pcr, ATT_HASH_SHA256, d),
+			 0);
+}
+
+/* "base" with a boot section allowing `app` as the one boot application. */
+static void whitelist_boot(const char *app)
+{
+	char body[1024], ha[65], hb[65], happ[65];
+	struct json_object *js;
+
+	ib_sha256_hex("A", ha);
+	ib_sha256_hex("B", hb);
+	ib_sha256_hex(app, happ);
+	snprintf(body, sizeof(body),
+		 "{\"whitelist\":{\"digests\":{\"/usr/bin/a\":[\"%s\"],"
+		 "\"/usr/bin/b\":[\"%s\"]},\"boot\":{\"secure_boot\":true,"
+		 "\"boot_apps\":[[\"sha256:%s\"]],\"separators\":true}}}",
+		 ha, hb, happ);
+	assert_int_equal(
+		vh_req(&F, "admin", "PUT", "/v1/whitelists/base", body, &js),
+		200);
+	json_object_put(js);
+}
+
+static struct json_object *boot_round(const struct att_buf *log, int start,
+				      const char *want)
+{
+	struct vh_round rd = {.id = "host-1", .start = start, .upto = -1};
+	struct json_object *res;
+
+	rd.uefi = log;
+	assert_int_equal(vh_attest(&F, &rd, &res), 200);
+	free(rd.body_out);
+	if (strcmp(vh_jstr(res, "state"), want))
+		fail_msg("want %s: %s", want, json_object_to_json_string(res));
+	return res;
+}
+
+static void test_boot_policy(void **state)
+{
+	struct json_object *res;
+	struct att_buf log, v, img;
+	uint8_t one = 1, d[32];
+	uint32_t sep = 0, i;
+
+	(void)state;
+	vh_tpm_power_cycle(&F, 1);
+	/* SecureBoot = 1, shim, separators: each extended as it is logged,
+	 * before the kernel's boot_aggregate reads PCRs 0-9 */
+	uefi_log(&log, 0, d);
+	att_buf_init(&v, 0);
+	evb_var(&v, ATT_GUID_EFI_GLOBAL, "SecureBoot", &one, 1);
+	boot_event(&log, 7, ATT_EV_EFI_VARIABLE_DRIVER_CONFIG, v.data, v.len,
+		   v.data, v.len);
+	att_buf_release(&v);
+	att_buf_init(&img, 0);
+	evb_image(&img, "\\EFI\\BOOT\\BOOTX64.EFI");
+	boot_event(&log, 4, ATT_EV_EFI_BOOT_SERVICES_APP, img.data, img.len,
+		   "SHIM", 4);
+	att_buf_release(&img);
+	for (i = 0; i < 8; i++)
+		boot_event(&log, i, ATT_EV_SEPARATOR, &sep, 4, &sep, 4);
+	vh_boot(&F);
+	vh_measure(&F, "/usr/bin/a", "A");
+	whitelist_boot("SHIM");
+	assert_true(challenge_asks_uefi(F.vp));
+	res = boot_round(&log, 0, "trusted"); /* a new boot: from 0 */
+	assert_string_equal(
+		vh_jstr(vh_jget(vh_jget(res, "uefi"), "boot"), "status"),
+		"pass");
+	json_object_put(res);
+	/* every round: asked for again, and needed */
+	assert_true(challenge_asks_uefi(F.vp));
+	res = boot_round(NULL, -1, "untrusted");
+	assert_non_null(strstr(json_object_to_json_string(res),
+			       "boot: the whitelist has a boot policy and the "
+			       "evidence has no UEFI event log"));
+	json_object_put(res);
+	/* a policy that allows another shim: the event is named */
+	whitelist_boot("OTHER-SHIM");
+	res = boot_round(&log, -1, "untrusted");
+	if (!strstr(json_object_to_json_string(res),
+		    "boot: event 1 (PCR 4, EV_EFI_BOOT_SERVICES_APPLICATION): "
+		    "digest sha256:"))
+		fail_msg("%s", json_object_to_json_string(res));
+	assert_string_equal(
+		vh_jstr(vh_jget(vh_jget(res, "uefi"), "boot"), "status"),
+		"fail");
+	json_object_put(res);
+	att_buf_release(&log);
+	whitelist_ab();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_static_pcrs),
 		cmocka_unit_test(test_uefi_log),
 		cmocka_unit_test(test_uefi_required),
+		cmocka_unit_test(test_boot_policy),
 	};
 	int fails;
 
