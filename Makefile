@@ -46,11 +46,16 @@ fuzz-build:
 kernel:
 	@$(MAKE) --no-print-directory -C $(SRC)/kernel
 
-unit: san
-	@$(SRC)/tests/run-unit.sh $(O)/san
+# The environment tests/run-all.sh gives each suite.
+TEST_ENV = ATT_SRC=$(SRC) ATT_BUILD=$(O)/rel ATT_SAN_BUILD=$(O)/san \
+	ATT_LOGDIR=$(O)/test-logs
 
-integration: rel
-	@$(SRC)/tests/run-integration.sh $(O)/rel
+unit: san
+	@$(TEST_ENV) $(SRC)/tests/run-tests.sh unit $(O)/san/tests/unit
+
+integration: rel san
+	@$(TEST_ENV) $(SRC)/tests/run-tests.sh integration \
+		$(O)/san/tests/integration
 
 fuzz-check: fuzz-build
 	@$(SRC)/tests/fuzz/run.sh $(O)/fuzz $(CHECK_FUZZ_SECONDS)
