@@ -321,6 +321,33 @@ static int slim_call_store_msg(struct ftrace_regs *fregs)
 	return slim_msg_store((struct msg_msg *)ARG(1));
 }
 
+/* sock_sendpage(file, page, offset, size, ppos, more): 6.1 only */
+static int slim_call_sock_sendpage(struct ftrace_regs *fregs)
+{
+	return slim_sock_sendpage((struct file *)ARG(0));
+}
+
+static int slim_call_file_set_fowner(struct ftrace_regs *fregs)
+{
+	slim_file_set_fowner((struct file *)ARG(0));
+	return 0;
+}
+
+/* security_file_send_sigiotask(tsk, fown, sig) */
+static int slim_call_file_send_sigiotask(struct ftrace_regs *fregs)
+{
+	struct fown_struct *fown = (struct fown_struct *)ARG(1);
+
+	return slim_file_send_sigiotask((struct task_struct *)ARG(0),
+					fown ? slim_fown_file(fown) : NULL);
+}
+
+static int slim_call_file_free(struct ftrace_regs *fregs)
+{
+	slim_file_free((struct file *)ARG(0));
+	return 0;
+}
+
 #undef ARG
 
 static struct slim_ftrace_hook slim_hooks[] = {
@@ -372,6 +399,13 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	  .call = slim_call_ptrace_traceme, .can_deny = true },
 	{ .symbol = "security_task_kill", .call = slim_call_task_kill,
 	  .can_deny = true },
+	{ .symbol = "security_file_set_fowner",
+	  .call = slim_call_file_set_fowner },
+	{ .symbol = "security_file_send_sigiotask",
+	  .call = slim_call_file_send_sigiotask, .can_deny = true },
+	{ .symbol = "security_file_free", .call = slim_call_file_free },
+	{ .symbol = "sock_sendpage", .call = slim_call_sock_sendpage,
+	  .can_deny = true, .ret = SLIM_RET_LONG, .optional = true },
 	{ .symbol = "security_file_mprotect", .call = slim_call_file_mprotect,
 	  .can_deny = true },
 	{ .symbol = "security_file_permission",

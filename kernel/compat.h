@@ -56,6 +56,19 @@ static inline struct timespec64 slim_inode_ctime(const struct inode *inode)
 }
 
 /*
+ * The file whose SIGIO owner @fown is: 6.12 allocates the owner apart and
+ * points back (SLIM_HAVE_FILE_F_OWNER, Kbuild tests), 6.1 embeds it.
+ */
+static inline struct file *slim_fown_file(struct fown_struct *fown)
+{
+#ifdef SLIM_HAVE_FILE_F_OWNER
+	return fown->file;
+#else
+	return container_of(fown, struct file, f_owner);
+#endif
+}
+
+/*
  * Sending the traced function's caller to a module stub instead (the
  * ftrace_ops has FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY).
  */

@@ -284,6 +284,52 @@ int slim_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 	return slim_deny_named(SLIM_RULE_SIGNAL, "process", what, &t, &o);
 }
 
+/*
+ * SIGIO (and the signal F_SETSIG chose) is sent when I/O is possible on a
+ * file, on behalf of the task that named the file's owner (F_SETOWN,
+ * F_SETOWN_EX, FIOSETOWN, SIOCSPGRP): the kernel checks that task's
+ * credentials, recorded then, and so does the lattice with its levels,
+ * kept as the file's (the lowest integrity of every task that set the
+ * owner; the entry goes with the file). A signal up in integrity is not
+ * delivered: the kernel drops a SIGIO that is refused, as it drops one the
+ * credentials do not allow. The target may be a process group; each of its
+ * processes is checked. This can run in interrupt context: only the
+ * target's and the file's levels are looked at, never current's; the log
+ * line's pid and comm are those of whoever did the I/O.
+ */
+void slim_file_set_fowner(struct file *file)
+{
+	struct slim_level t;
+
+	if (!file || !slim_lattice_on() || !slim_lattice_task())
+		return;
+	t = slim_task_level(current);
+	if (slim_obj_lower(file, &t, GFP_ATOMIC))
+		slim_deny_named(SLIM_RULE_NOMEM, "object", "(file owner)", &t,
+				&t);
+}
+
+int slim_file_send_sigiotask(struct task_struct *p, struct file *file)
+{
+	struct slim_level s, o;
+	char what[24];
+
+	if (!file || !p || (p->flags & PF_KTHREAD) || !slim_lattice_on())
+		return 0;
+	s = slim_obj_level(file);
+	o = slim_task_level(p);
+	if (o.integ <= s.integ)
+		return 0;
+	scnprintf(what, sizeof(what), "%d", task_tgid_nr(p));
+	return slim_deny_named(SLIM_RULE_SIGNAL, "process", what, &s, &o);
+}
+
+void slim_file_free(struct file *file)
+{
+	if (slim_is_active())
+		slim_obj_forget(file);
+}
+
 /* mappings */
 
 /*

@@ -11,6 +11,8 @@
  *   do_splice() from something that is not a pipe into a pipe: the pipe
  *   also takes the levels of the source (a file, whose read itself demotes
  *   the caller later; a socket, whose receive does it here).
+ *   sock_sendpage() (6.1): splice and sendfile into a socket, checked as
+ *   a sendmsg().
  *   A POSIX message (and a SysV one) carries its sender's levels from its
  *   allocation in load_msg(); store_msg(), which copies a message to its
  *   receiver, applies them to the receiver. SysV messages were applied
@@ -134,4 +136,18 @@ int slim_msg_store(struct msg_msg *msg)
 	obj = slim_obj_level(msg);
 	return slim_read_from(current, SLIM_CAUSE_MQUEUE, NULL, &t, &obj,
 			      GFP_ATOMIC);
+}
+
+/*
+ * 6.1: splice(2) and sendfile(2) into a socket reach it through the
+ * socket file's sendpage (sock_sendpage()), which calls no LSM hook: it is
+ * checked here as a sendmsg() is (secrecy for an IP socket, the sender's
+ * levels into a UNIX stream peer). 6.12 sends spliced pages with
+ * sendmsg(), and has no sock_sendpage().
+ */
+int slim_sock_sendpage(struct file *file)
+{
+	struct socket *sock = file ? sock_from_file(file) : NULL;
+
+	return sock ? slim_socket_sendmsg(sock, NULL, 0) : 0;
 }

@@ -279,6 +279,9 @@ int slim_ptrace_access(struct task_struct *child, unsigned int mode);
 int slim_ptrace_traceme(struct task_struct *parent);
 int slim_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 		   int sig, const struct cred *cred);
+void slim_file_set_fowner(struct file *file);
+int slim_file_send_sigiotask(struct task_struct *p, struct file *file);
+void slim_file_free(struct file *file);
 int slim_file_mprotect(struct vm_area_struct *vma, unsigned long prot);
 int slim_inode_change(struct dentry *dentry);
 int slim_inode_rename(struct dentry *old, struct dentry *new);
@@ -289,6 +292,7 @@ int slim_pipe_info(struct file *file, bool for_splice);
 int slim_splice(struct file *in, struct file *out);
 int slim_msg_alloc(struct msg_msg *msg);
 int slim_msg_store(struct msg_msg *msg);
+int slim_sock_sendpage(struct file *file);
 
 /* attach_kprobe.c: where received data arrives (return probes) */
 int slim_kprobes_init(void);

@@ -174,7 +174,13 @@ scn_lattice_ipc_splice() {
 	run_t "pipe-reader OK|pipe-reader SYSTEM PUBLIC|vmsplice-to OK|" $T pipe-reader vmsplice-to ||
 		return 1
 	run_t "pipe-reader OK|pipe-reader UNTRUSTED PUBLIC|splice-to OK|" \
-		$T pipe-reader splice-to $L/untrusted
+		$T pipe-reader splice-to $L/untrusted || return 1
+	# into a socket (6.1: sendpage, 6.12: sendmsg): a UNIX stream carries
+	# the splicer's levels, and secret data does not go out on IP
+	run_t "splice-unix OK|level UNTRUSTED PUBLIC|" $T splice-unix $L/untrusted level || return 1
+	run_t "splice-unix OK|level SYSTEM PUBLIC|" $T splice-unix - level || return 1
+	run_t "sendfile-udp OK|read OK|level SYSTEM SYSTEM_SENSITIVE|sendfile-udp EACCES|" \
+		$T sendfile-udp $L/sys read $L/secret level sendfile-udp $L/sys
 }
 
 # ptrace, /proc/PID/mem and process_vm_writev up in integrity are refused
@@ -203,7 +209,18 @@ scn_lattice_ipc_signal() {
 		$T spawn - read $L/untrusted kill TERM kill USR1 kill CHLD kill 0 || return 1
 	more_than denied_signal "$s0" 2 || return 1
 	run_t "spawn OK|kill OK|" $T spawn $L/untrusted kill TERM || return 1
-	run_t "spawn OK|kill OK|" $T spawn - kill TERM
+	run_t "spawn OK|kill OK|" $T spawn - kill TERM || return 1
+	# SIGIO is sent for the task that named the file's owner: a lower one
+	# cannot make its I/O signal a higher process (dropped, as the
+	# kernel drops a SIGIO the credentials refuse); a higher owner still
+	# hears of a lower writer's data, and a lower owner of its own
+	s0=$(counter denied_signal)
+	run_t "sigio-from EAGAIN|level SYSTEM PUBLIC|" $T sigio-from $L/untrusted level || return 1
+	more_than denied_signal "$s0" || return 1
+	run_t "sigio-from OK|" $T sigio-from - || return 1
+	run_t "sigio-own OK|level SYSTEM PUBLIC|" $T sigio-own $L/untrusted level || return 1
+	run_t "read OK|sigio-from OK|sigio-own OK|" $T read $L/untrusted sigio-from $L/untrusted \
+		sigio-own -
 }
 
 # a demoted process may not truncate, chmod, chown, touch, set an xattr

@@ -9,6 +9,12 @@
  *   proc-mem-write     open /proc/CHILD/mem for writing         "proc-mem-write ..."
  *   vm-write           process_vm_writev() one byte into it     "vm-write ..."
  *   kill SIG           kill(CHILD, SIG): TERM, USR1, CHLD or 0  "kill ..."
+ *   sigio-from LOW     a child reads LOW, makes this process the SIGIO
+ *                      owner of a pipe (F_SETOWN, F_SETSIG SIGUSR2,
+ *                      O_ASYNC) and writes into it: "sigio-from OK" when
+ *                      the signal arrived within a second, else EAGAIN
+ *   sigio-own LOW      this process owns the pipe; a child reads LOW and
+ *                      writes into it                           "sigio-own ..."
  *   truncate F         truncate(F, 0)                           "truncate ..."
  *   ftruncfd           ftruncate(kept fd, 0)                    "ftruncfd ..."
  *   chmod F / chown F  chmod(F, 0600) / chown(F, 0, 0)          "chmod ..."
@@ -130,6 +136,59 @@ static int op_kill(const char *sig)
 	return kill(child, s) ? errno : 0;
 }
 
+/* the pipe's read end @fd signals SIGUSR2 to @owner when written */
+static int sigio_arm(int fd, pid_t owner)
+{
+	if (fcntl(fd, F_SETOWN, owner) || fcntl(fd, F_SETSIG, SIGUSR2) ||
+	    fcntl(fd, F_SETFL, O_ASYNC | O_NONBLOCK))
+		return errno;
+	return 0;
+}
+
+static int op_sigio(const char *low, int own)
+{
+	struct timespec to = { .tv_sec = 1 };
+	sigset_t set, old;
+	int p[2], st, e;
+	pid_t pid;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR2);
+	if (sigprocmask(SIG_BLOCK, &set, &old))
+		return errno;
+	if (pipe(p)) {
+		e = errno;
+		goto out;
+	}
+	if (own && (e = sigio_arm(p[0], getpid())))
+		goto out_pipe;
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		goto out_pipe;
+	}
+	if (pid == 0) {
+		slimtest_unmap_kept();
+		if (strcmp(low, "-") && do_read(low))
+			_exit(1);
+		if (!own && sigio_arm(p[0], getppid()))
+			_exit(2);
+		_exit(write(p[1], "x", 1) == 1 ? 0 : 3);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) ||
+	    WEXITSTATUS(st)) {
+		e = EIO;
+		goto out_pipe;
+	}
+	e = sigtimedwait(&set, NULL, &to) == SIGUSR2 ? 0 : errno;
+out_pipe:
+	close(p[0]);
+	close(p[1]);
+out:
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return e;
+}
+
 void slimtest_unmap_kept(void)
 {
 	if (mapped)
@@ -194,6 +253,8 @@ int slimtest_proc_op(const char *op, int argc, char **argv, int i)
 	}
 	if (!a) {
 		return -1;
+	} else if (!strcmp(op, "sigio-from") || !strcmp(op, "sigio-own")) {
+		e = op_sigio(a, op[6] == 'o');
 	} else if (!strcmp(op, "truncate")) {
 		e = truncate(a, 0) ? errno : 0;
 	} else if (!strcmp(op, "chmod")) {

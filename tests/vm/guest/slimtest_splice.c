@@ -15,6 +15,11 @@
  *   vmsplice-to          vmsplice one byte into that pipe and wait for the
  *                        child                                  "vmsplice-to ..."
  *   splice-to FILE       splice one byte of FILE into that pipe, wait  "splice-to ..."
+ *   splice-unix LOW      a child reads LOW, writes into a pipe and splices
+ *                        it into a UNIX stream socket; this process
+ *                        receives the byte                      "splice-unix ..."
+ *   sendfile-udp FILE    sendfile() one byte of FILE to a UDP socket on
+ *                        127.0.0.1                              "sendfile-udp ..."
  *   mq-from LOW          a child reads LOW and sends a POSIX message this
  *                        process waits for                      "mq-from ..."
  *   mq-queued LOW        the message queued before mq_receive   "mq-queued ..."
@@ -27,6 +32,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -206,6 +212,63 @@ static int op_splice_to(const char *file)
 	return reader_wait(e);
 }
 
+static int op_splice_unix(const char *low)
+{
+	int sv[2], e = 0, st;
+	char c;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		return errno;
+	pid = fork();
+	if (pid < 0)
+		return errno;
+	if (pid == 0) {
+		int p[2];
+
+		close(sv[0]);
+		slimtest_unmap_kept();
+		if (strcmp(low, "-") && do_read(low))
+			_exit(1);
+		if (pipe(p) || write(p[1], "x", 1) != 1)
+			_exit(2);
+		_exit(splice(p[0], NULL, sv[1], NULL, 1, 0) == 1 ? 0 : 3);
+	}
+	close(sv[1]);
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st))
+		e = EIO;
+	else if (recv(sv[0], &c, 1, 0) != 1)
+		e = errno ? errno : EIO;
+	close(sv[0]);
+	return e;
+}
+
+static int op_sendfile_udp(const char *file)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t al = sizeof(a);
+	int r, s = -1, fd, e = 0;
+
+	fd = open(file, O_RDONLY);
+	if (fd < 0)
+		return errno;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	r = socket(AF_INET, SOCK_DGRAM, 0);
+	if (r < 0 || bind(r, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(r, (struct sockaddr *)&a, &al) ||
+	    (s = socket(AF_INET, SOCK_DGRAM, 0)) < 0 ||
+	    connect(s, (struct sockaddr *)&a, sizeof(a)))
+		e = errno ? errno : EIO;
+	else if (sendfile(s, fd, NULL, 1) != 1)
+		e = errno ? errno : EIO;
+	if (s >= 0)
+		close(s);
+	if (r >= 0)
+		close(r);
+	close(fd);
+	return e;
+}
+
 static int op_mq(const char *low, int queued)
 {
 	struct mq_attr at = { .mq_maxmsg = 4, .mq_msgsize = 8 };
@@ -271,6 +334,10 @@ int slimtest_splice_op(const char *op, int argc, char **argv, int i)
 		report(op, op_tee_from(a));
 	else if (!strcmp(op, "vmsplice-from"))
 		report(op, op_vmsplice_from(a));
+	else if (!strcmp(op, "splice-unix"))
+		report(op, op_splice_unix(a));
+	else if (!strcmp(op, "sendfile-udp"))
+		report(op, op_sendfile_udp(a));
 	else if (!strcmp(op, "splice-to"))
 		report(op, op_splice_to(a));
 	else if (!strcmp(op, "mq-from") || !strcmp(op, "mq-queued"))
