@@ -367,14 +367,29 @@ static struct json_object *boot_round(const struct att_buf *log, int start,
 	return res;
 }
 
+/* /metrics: untrusted verdicts with a reason of class @reason */
+static long long reasons_metric(const char *reason)
+{
+	long long n = att_vh_metric(
+		att_vproc_port(F.vp), F.dir,
+		"attest_untrusted_reasons_total{reason=\"%s\"}", reason);
+
+	assert_true(n >= 0);
+	return n;
+}
+
 static void test_boot_policy(void **state)
 {
 	struct json_object *res;
 	struct att_buf log, v, img;
 	uint8_t one = 1, d[32];
 	uint32_t sep = 0, i;
+	long long boot0, unk0, uefi0;
 
 	(void)state;
+	boot0 = reasons_metric("boot");
+	unk0 = reasons_metric("unknown-path");
+	uefi0 = reasons_metric("uefi-log");
 	vh_tpm_power_cycle(&F, 1);
 	/* SecureBoot = 1, shim, separators: each extended as it is logged,
 	 * before the kernel's boot_aggregate reads PCRs 0-9 */
@@ -418,6 +433,18 @@ static void test_boot_policy(void **state)
 		vh_jstr(vh_jget(vh_jget(res, "uefi"), "boot"), "status"),
 		"fail");
 	json_object_put(res);
+	/* each untrusted verdict above counts once as "boot", however many
+	 * boot reasons it gave */
+	assert_int_equal(reasons_metric("boot"), boot0 + 2);
+	assert_int_equal(reasons_metric("unknown-path"), unk0);
+	/* a file the whitelist does not know: its verdict's class */
+	whitelist_boot("SHIM");
+	vh_measure(&F, "/usr/bin/zzz", "Z");
+	res = boot_round(&log, -1, "untrusted");
+	json_object_put(res);
+	assert_int_equal(reasons_metric("unknown-path"), unk0 + 1);
+	assert_int_equal(reasons_metric("boot"), boot0 + 2);
+	assert_int_equal(reasons_metric("uefi-log"), uefi0);
 	att_buf_release(&log);
 	whitelist_ab();
 }

@@ -547,6 +547,9 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	if (hist && hrc)
 		att_warn("%s: history not written: %s", id, att_strerror(hrc));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (strcmp(a.state, "trusted"))
+		ver_metrics_reasons(rq->ctx->metrics,
+				    json_object_object_get(result, "reasons"));
 	ver_metrics_attestation(
 		rq->ctx->metrics,
 		strcmp(a.state, "trusted") ? VER_RESULT_UNTRUSTED

@@ -5,12 +5,18 @@
  * every request; a mutex here was a contended lock at load); a scrape
  * reads each counter once, so it may see one attestation in the count
  * and not yet in the sum, as Prometheus clients allow.
+ * Untrusted verdicts are also counted by the classes of their reasons,
+ * read from the reasons' fixed prefixes (attest.c writes them).
  */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
 
 #include "attest/err.h"
+#include "attest/whitelist.h"
 #include "metrics.h"
 
 static const double buckets[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
@@ -23,6 +29,32 @@ static const char *const result_names[VER_RESULT_COUNT] = {
 static const char *const challenge_names[VER_CHALLENGE_COUNT] = {"request",
 								 "verdict"};
 
+/* reason classes besides the entry verdicts: by the reason's prefix */
+enum ver_reason {
+	VER_REASON_QUOTE,
+	VER_REASON_BOOT,
+	VER_REASON_UEFI,
+	VER_REASON_LATTICE,
+	VER_REASON_STATIC_PCR,
+	VER_REASON_LOG,
+	VER_REASON_NO_WHITELIST,
+	VER_REASON_OTHER,
+	VER_REASON_COUNT
+};
+
+static const struct {
+	const char *prefix, *name;
+} reason_kinds[VER_REASON_COUNT] = {
+	[VER_REASON_QUOTE] = {"quote: ", "quote"},
+	[VER_REASON_BOOT] = {"boot: ", "boot"},
+	[VER_REASON_UEFI] = {"uefi log: ", "uefi-log"},
+	[VER_REASON_LATTICE] = {"lattice: ", "lattice"},
+	[VER_REASON_STATIC_PCR] = {"static PCR ", "static-pcr"},
+	[VER_REASON_LOG] = {"log ", "log"},
+	[VER_REASON_NO_WHITELIST] = {"no whitelist ", "no-whitelist"},
+	[VER_REASON_OTHER] = {"", "other"},
+};
+
 struct ver_metrics {
 	atomic_ullong requests[6]; /* by status class 1xx..5xx; [0] other */
 	atomic_ullong results[VER_RESULT_COUNT];
@@ -30,6 +62,8 @@ struct ver_metrics {
 	atomic_ullong hist[NBUCKETS];
 	atomic_ullong hist_count;
 	atomic_ullong hist_sum_ns;
+	atomic_ullong verdict_reasons[ATT_V_COUNT];
+	atomic_ullong kind_reasons[VER_REASON_COUNT];
 };
 
 int ver_metrics_new(struct ver_metrics **out)
@@ -81,6 +115,61 @@ void ver_metrics_attestation(struct ver_metrics *m, enum ver_result r,
 		memory_order_relaxed);
 }
 
+/* "<verdict>: ..." of a failing entry: its verdict, else ATT_V_COUNT */
+static unsigned int reason_verdict(const char *s)
+{
+	unsigned int v;
+	size_t n;
+
+	for (v = ATT_V_FIRST_FAILURE; v < ATT_V_COUNT; v++) {
+		const char *name = att_verdict_name((enum att_verdict)v);
+
+		n = strlen(name);
+		if (!att_verdict_ok((enum att_verdict)v) &&
+		    !strncmp(s, name, n) && s[n] == ':')
+			return v;
+	}
+	return ATT_V_COUNT;
+}
+
+void ver_metrics_reasons(struct ver_metrics *m,
+			 const struct json_object *reasons)
+{
+	unsigned char seen_v[ATT_V_COUNT] = {0}, seen_k[VER_REASON_COUNT] = {0};
+	size_t i, n, k;
+
+	if (!json_object_is_type(reasons, json_type_array))
+		return;
+	n = json_object_array_length(reasons);
+	for (i = 0; i < n; i++) {
+		const char *s = json_object_get_string(
+			json_object_array_get_idx(reasons, i));
+		unsigned int v;
+
+		/* "... N failing entries in all": more of the one before */
+		if (!s || !strncmp(s, "... ", 4))
+			continue;
+		v = reason_verdict(s);
+		if (v < ATT_V_COUNT) {
+			seen_v[v] = 1;
+			continue;
+		}
+		for (k = 0; k < VER_REASON_OTHER; k++)
+			if (!strncmp(s, reason_kinds[k].prefix,
+				     strlen(reason_kinds[k].prefix)))
+				break;
+		seen_k[k] = 1;
+	}
+	for (i = 0; i < ATT_V_COUNT; i++)
+		if (seen_v[i])
+			atomic_fetch_add_explicit(&m->verdict_reasons[i], 1,
+						  memory_order_relaxed);
+	for (k = 0; k < VER_REASON_COUNT; k++)
+		if (seen_k[k])
+			atomic_fetch_add_explicit(&m->kind_reasons[k], 1,
+						  memory_order_relaxed);
+}
+
 int ver_metrics_format(struct ver_metrics *m, struct att_buf *o)
 {
 	static const char *const cls[6] = {"other", "1xx", "2xx",
@@ -115,6 +204,24 @@ int ver_metrics_format(struct ver_metrics *m, struct att_buf *o)
 				     "%llu\n",
 				     challenge_names[i],
 				     atomic_load(&m->challenges[i]));
+	rc |= att_buf_printf(
+		o, "# HELP attest_untrusted_reasons_total Untrusted verdicts "
+		   "by the classes of their reasons (one verdict counts once "
+		   "in each class it shows).\n"
+		   "# TYPE attest_untrusted_reasons_total counter\n");
+	for (i = ATT_V_FIRST_FAILURE; i < ATT_V_COUNT; i++)
+		if (!att_verdict_ok((enum att_verdict)i))
+			rc |= att_buf_printf(
+				o,
+				"attest_untrusted_reasons_total{reason=\"%s\"} "
+				"%llu\n",
+				att_verdict_name((enum att_verdict)i),
+				atomic_load(&m->verdict_reasons[i]));
+	for (i = 0; i < VER_REASON_COUNT; i++)
+		rc |= att_buf_printf(
+			o,
+			"attest_untrusted_reasons_total{reason=\"%s\"} %llu\n",
+			reason_kinds[i].name, atomic_load(&m->kind_reasons[i]));
 	rc |= att_buf_printf(
 		o, "# HELP attest_attestation_duration_seconds Time to verify "
 		   "one piece of evidence.\n"

@@ -7,6 +7,8 @@
 
 #include "attest/buf.h"
 
+struct json_object;
+
 struct ver_metrics;
 
 enum ver_result {
@@ -29,6 +31,14 @@ void ver_metrics_request(struct ver_metrics *m, unsigned int status);
 void ver_metrics_challenge(struct ver_metrics *m, enum ver_challenge_via via);
 void ver_metrics_attestation(struct ver_metrics *m, enum ver_result r,
 			     double seconds);
+/*
+ * An untrusted verdict's reasons (the result's "reasons" array): each
+ * class of reason present counts once (classes: the failing entry
+ * verdicts by name, quote, boot, uefi-log, lattice, static-pcr, log,
+ * no-whitelist, other; a fixed set, never text from the agent).
+ */
+void ver_metrics_reasons(struct ver_metrics *m,
+			 const struct json_object *reasons);
 /* Appends the counters (agents by state come from the caller). */
 int ver_metrics_format(struct ver_metrics *m, struct att_buf *out);
 
