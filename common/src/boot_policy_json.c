@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * boot_policy_json.c - the whitelist's "boot" section to and from JSON
- * (docs/whitelist.md, "Measured boot").
+ * (docs/whitelist.md, "Measured boot"), and a failure as JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 
 #include "attest/codec.h"
 #include "attest/err.h"
+#include "attest/json.h"
 #include "attest/whitelist.h"
 #include "boot_internal.h"
 #include "wl_internal.h"
@@ -449,4 +450,39 @@ att_boot_policy_json_from_facts(const struct att_boot_facts *f,
 		json_object_object_add(o, "cmdline", cmdline_json(f));
 	json_object_object_add(o, "separators", json_object_new_boolean(1));
 	return o;
+}
+
+int att_boot_failure_json(const struct att_boot_failure *f,
+			  struct json_object **out)
+{
+	struct json_object *e = json_object_new_object();
+	char t[sizeof(f->detail)];
+	int bad = !e;
+
+	*out = NULL;
+	if (e && f->has_ev) {
+		bad |= json_object_object_add(
+			e, "index",
+			json_object_new_int64((int64_t)f->ev.index));
+		bad |= json_object_object_add(
+			e, "pcr", json_object_new_int((int)f->ev.pcr));
+		bad |= json_object_object_add(
+			e, "type",
+			json_object_new_string(
+				att_uefi_event_name(f->ev.type)));
+	}
+	snprintf(t, sizeof(t), "%s", f->detail);
+	att_json_utf8_clean(t);
+	if (e) {
+		bad |= json_object_object_add(e, "rule",
+					      json_object_new_string(f->rule));
+		bad |= json_object_object_add(e, "detail",
+					      json_object_new_string(t));
+	}
+	if (bad) {
+		json_object_put(e);
+		return ATT_E_NOMEM;
+	}
+	*out = e;
+	return 0;
 }

@@ -148,6 +148,12 @@ edit "$T/grub.json" "b['boot_apps'][1] = ['$other']"
 expect 1 "a grub the policy does not allow" "$W" check "$T/grub.json" --uefi-log "$LOG" --pcrs "$PCRS"
 has "... names its event" "event $grub_ev (PCR 4, EV_EFI_BOOT_SERVICES_APPLICATION)"
 has "... is untrusted" "result: untrusted"
+expect 1 "... and in JSON" "$W" check "$T/grub.json" --uefi-log "$LOG" --pcrs "$PCRS" --json
+if python3 -c 'import json,sys; f=json.load(open(sys.argv[1]))["boot"]["failures"]; sys.exit(not (len(f) == 1 and f[0]["index"] == int(sys.argv[2]) and f[0]["pcr"] == 4 and f[0]["type"] == "EV_EFI_BOOT_SERVICES_APPLICATION" and f[0]["rule"] == "boot_apps" and "grubx64.efi" in f[0]["detail"]))' "$T/out" "$grub_ev"; then
+	ok "... the JSON failure names index, PCR, type, rule and the file"
+else
+	bad "... JSON failure: $(head -c 600 "$T/out")"
+fi
 edit "$T/two.json" "b['boot_apps'][1].append('$other')"
 expect 0 "a stage may allow more than one digest" "$W" check "$T/two.json" --uefi-log "$LOG" --pcrs "$PCRS"
 edit "$T/cmd.json" "b['cmdline'] = '/vmlinuz console=ttyS0 quiet'"

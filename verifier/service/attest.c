@@ -434,26 +434,10 @@ static void boot_json(struct run *r, struct json_object *uefi,
 	}
 	for (i = 0; i < br->nfailures; i++) {
 		const struct att_boot_failure *f = &br->failures[i];
-		struct json_object *e = json_object_new_object();
+		struct json_object *e;
 
-		if (f->has_ev) {
-			json_object_object_add(
-				e, "index",
-				json_object_new_int64((int64_t)f->ev.index));
-			json_object_object_add(
-				e, "pcr", json_object_new_int((int)f->ev.pcr));
-			json_object_object_add(
-				e, "type",
-				json_object_new_string(
-					att_uefi_event_name(f->ev.type)));
-		}
-		/* the host's bytes (a path, a command line) */
-		snprintf(t, sizeof(t), "%s", f->detail);
-		att_json_utf8_clean(t);
-		json_object_object_add(e, "rule",
-				       json_object_new_string(f->rule));
-		json_object_object_add(e, "detail", json_object_new_string(t));
-		json_object_array_add(arr, e);
+		if (!att_boot_failure_json(f, &e))
+			json_object_array_add(arr, e);
 		if (i < 20) {
 			att_boot_failure_text(f, t, sizeof(t));
 			reason(r, "boot: %s", t);

@@ -224,4 +224,14 @@ int att_boot_judge(const struct att_boot_policy *p, const uint8_t *log,
 void att_boot_failure_text(const struct att_boot_failure *f, char *out,
 			   size_t outlen);
 
+struct json_object;
+/*
+ * One failure as the verifier's result and `check --json` give it:
+ * {"index", "pcr", "type" (when it names an event), "rule", "detail"},
+ * the detail made valid UTF-8 (it holds the host's bytes). 0, or
+ * ATT_E_NOMEM.
+ */
+int att_boot_failure_json(const struct att_boot_failure *f,
+			  struct json_object **out);
+
 #endif
