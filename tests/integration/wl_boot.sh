@@ -14,21 +14,7 @@ LOG="$FX/ovmf-sb-shim-grub.bin"
 PCRS="$FX/ovmf-sb-shim-grub.pcrs.json"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-expect() {
-	want=$1
-	what=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$what"; else
-		bad "$what: exit $got, want $want"
-		sed 's/^/     /' "$T/out" "$T/err" | head -20
-	fi
-}
+. "${ATT_SRC:?}/tests/lib/shtest.sh"
 # has WHAT TEXT: the last command's output holds TEXT
 has() {
 	if grep -qF -- "$2" "$T/out" "$T/err"; then ok "$1"; else

@@ -9,21 +9,7 @@ G="$B/tools/att-imagen"
 T=$(mktemp -d)
 chmod 755 "$T"
 trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   $*"; }
-bad() { fail=$((fail + 1)); echo "FAIL $*"; }
-expect() {
-	want=$1
-	what=$2
-	shift 2
-	"$@" >"$T/out" 2>"$T/err"
-	got=$?
-	if [ "$got" -eq "$want" ]; then ok "$what"; else
-		bad "$what: exit $got, want $want"
-		sed 's/^/     /' "$T/out" "$T/err" | head -20
-	fi
-}
+. "${ATT_SRC:?}/tests/lib/shtest.sh"
 export SOURCE_DATE_EPOCH=1700000000
 
 # The fixture: ELF, script, data, kernel module, symlink, hard link, fifo,
