@@ -36,14 +36,11 @@ $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_SRCS
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS = $$(TEST_LIBS) $(VER_LIBS)))
 # Verifier tests that drive swtpm through the agent's TPM layer; those
 # that play a whole host (tests/lib/vhost/) link it too.
-VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll $(B)/tests/integration/test_verifier_attest \
-	$(B)/tests/integration/test_faults $(B)/tests/integration/test_attacks \
-	$(B)/tests/integration/test_attacks_evidence $(B)/tests/integration/test_verifier_next \
-	$(B)/tests/integration/test_verifier_history $(B)/tests/integration/test_verifier_boot
-VER_VHOST_TESTS := $(B)/tests/integration/test_verifier_attest $(B)/tests/integration/test_faults \
-	$(B)/tests/integration/test_attacks $(B)/tests/integration/test_attacks_evidence \
-	$(B)/tests/integration/test_verifier_next $(B)/tests/integration/test_verifier_history \
-	$(B)/tests/integration/test_verifier_boot
+VER_VHOST_NAMES := test_verifier_attest test_faults test_attacks test_attacks_evidence \
+	test_attacks_quote test_attacks_body test_attacks_certs test_verifier_next test_verifier_history \
+	test_verifier_boot
+VER_VHOST_TESTS := $(addprefix $(B)/tests/integration/,$(VER_VHOST_NAMES))
+VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll $(VER_VHOST_TESTS)
 VER_VHOST_OBJ := $(B)/obj/tests/lib/vhost/vhost.o
 $(VER_TPM_TESTS): $(AGENT_TPM_OBJS)
 $(VER_TPM_TESTS): PKG_LIBS += $(AGENT_TSS_LIBS)

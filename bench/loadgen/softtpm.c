@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <openssl/core_names.h>
 #include <openssl/crypto.h>
@@ -433,6 +434,8 @@ int softtpm_quote(struct softtpm_ak *ak, const uint8_t *nonce, size_t nlen,
 {
 	TPMS_ATTEST a = {0};
 	TPMT_SIGNATURE ts = {0};
+	struct timespec ts_now;
+	uint64_t now_ms;
 	size_t off = 0;
 	int rc;
 
@@ -442,7 +445,15 @@ int softtpm_quote(struct softtpm_ak *ak, const uint8_t *nonce, size_t nlen,
 	a.type = TPM2_ST_ATTEST_QUOTE;
 	a.extraData.size = (UINT16)nlen;
 	memcpy(a.extraData.buffer, nonce, nlen);
-	a.clockInfo.clock = ++ak->clock;
+	/*
+	 * Milliseconds, running with the wall clock as a TPM's Clock does
+	 * (the verifier flags a clock that falls behind as a clone).
+	 */
+	clock_gettime(CLOCK_MONOTONIC, &ts_now);
+	now_ms = (uint64_t)ts_now.tv_sec * 1000u +
+		 (uint64_t)ts_now.tv_nsec / 1000000u;
+	ak->clock = now_ms > ak->clock ? now_ms : ak->clock + 1;
+	a.clockInfo.clock = ak->clock;
 	a.clockInfo.resetCount = ak->reset_count;
 	a.clockInfo.safe = 1;
 	a.firmwareVersion = 0x20240101;

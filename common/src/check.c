@@ -77,15 +77,29 @@ static int add_failure(struct att_check_result *res, size_t max,
  * there; otherwise the whitelist judges it like any entry.
  */
 static int judge_boot_aggregate(const struct att_ima_entry *e,
-				const struct att_pcrs *q,
+				const struct att_pcrs *q, int strict,
 				struct att_judgement *j)
 {
 	enum att_hash bank = e->file_alg;
 	uint8_t a[ATT_DIGEST_MAX], b[ATT_DIGEST_MAX];
 	int rc;
 
-	if (!q || bank == ATT_HASH_NONE || (q->mask[bank] & 0xff) != 0xff)
+	if (!q)
 		return 0;
+	if (bank == ATT_HASH_NONE || (q->mask[bank] & 0xff) != 0xff) {
+		if (!strict)
+			return 0;
+		/* It needs values the quote does not cover. */
+		j->verdict = ATT_V_BOOT_AGGREGATE_BAD;
+		j->index = e->index;
+		j->path = e->path;
+		j->path_len = e->path_len;
+		snprintf(j->detail, sizeof(j->detail),
+			 "its PCRs 0-7 (%s) were not quoted",
+			 bank == ATT_HASH_NONE ? "unknown bank"
+					       : att_hash_name(bank));
+		return 1;
+	}
 	j->index = e->index;
 	j->path = e->path;
 	j->path_len = e->path_len;
@@ -107,9 +121,8 @@ static int judge_boot_aggregate(const struct att_ima_entry *e,
 /* the first entry, or the second after a slim_gap record */
 static int is_boot_aggregate(const struct att_ima_entry *e, int gap)
 {
-	return (e->index == 0 || (gap && e->index == 1)) &&
-	       e->path_len == 14 && e->file_digest &&
-	       !memcmp(e->path, "boot_aggregate", 14);
+	return (e->index == 0 || (gap && e->index == 1)) && e->path_len == 14 &&
+	       e->file_digest && !memcmp(e->path, "boot_aggregate", 14);
 }
 
 static void judgement(struct att_judgement *j, const struct att_ima_entry *e,
@@ -142,12 +155,12 @@ static int judge_slim(const struct att_ima_entry *e, const struct att_wl *wl,
 	}
 	if (!att_is_slim_event(e))
 		return 0;
-	rc = att_lat_step(att_replay_lattice(rp), wl ? att_wl_lattice(wl) : NULL,
-			  e, why, sizeof(why));
+	rc = att_lat_step(att_replay_lattice(rp),
+			  wl ? att_wl_lattice(wl) : NULL, e, why, sizeof(why));
 	if (rc < 0)
 		return rc;
 	judgement(j, e,
-		  rc == ATT_LAT_OK	    ? ATT_V_LATTICE_OK
+		  rc == ATT_LAT_OK	  ? ATT_V_LATTICE_OK
 		  : rc == ATT_LAT_REFUSED ? ATT_V_LATTICE_POLICY
 					  : ATT_V_LATTICE_MALFORMED,
 		  why);
@@ -203,10 +216,12 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 					.verdict = ATT_V_BAD_TEMPLATE_HASH};
 			} else {
 				rc = judge_slim(&e, wl, rp, &j);
-				if (!rc && is_boot_aggregate(
-						   &e, att_replay_lattice(rp)->gap))
-					rc = judge_boot_aggregate(&e, o->quoted,
-								  &j);
+				if (!rc &&
+				    is_boot_aggregate(
+					    &e, att_replay_lattice(rp)->gap))
+					rc = judge_boot_aggregate(
+						&e, o->quoted,
+						o->boot_aggregate_quoted, &j);
 				if (rc < 0) {
 					set_error(res, rc, "boot_aggregate");
 					return rc;

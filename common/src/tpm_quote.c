@@ -108,6 +108,29 @@ int att_pcr_sel_from_tpml(const TPML_PCR_SELECTION *in, struct att_pcr_sel *out)
 	return ATT_OK;
 }
 
+int att_pcrs_quoted(const struct att_pcrs *in, const struct att_pcr_sel *sel,
+		    struct att_pcrs *out)
+{
+	const uint8_t *v;
+	unsigned int b, i;
+	int rc;
+
+	att_pcrs_clear(out);
+	for (b = 0; b < sel->count; b++)
+		for (i = 0; i < ATT_PCR_COUNT; i++) {
+			if (!(sel->b[b].mask & (1u << i)))
+				continue;
+			v = att_pcrs_get(in, sel->b[b].bank, i);
+			if (!v)
+				return ATT_E_NOT_FOUND;
+			rc = att_pcrs_set(out, sel->b[b].bank, i, v,
+					  att_hash_size(sel->b[b].bank));
+			if (rc)
+				return rc;
+		}
+	return ATT_OK;
+}
+
 int att_pcr_digest(enum att_hash h, const struct att_pcr_sel *sel,
 		   const struct att_pcrs *pcrs, uint8_t *out)
 {
@@ -420,16 +443,36 @@ int att_quote_check_clock(const struct att_quote_info *prev,
 	if (!prev)
 		return verdict(reason, ATT_QR_OK);
 	if (cur->reset_count < prev->reset_count)
-		return verdict(reason, ATT_QR_CLOCK_BACKWARDS);
+		return verdict(reason, ATT_QR_RESET_BACKWARDS);
 	if (cur->reset_count > prev->reset_count) {
 		*reboot = 1;
 		return verdict(reason, ATT_QR_OK);
 	}
-	if (cur->restart_count < prev->restart_count ||
-	    (cur->restart_count == prev->restart_count &&
-	     cur->clock < prev->clock))
+	if (cur->restart_count < prev->restart_count)
+		return verdict(reason, ATT_QR_RESTART_BACKWARDS);
+	/* Two quotes of one TPM are at least a millisecond apart. */
+	if (cur->restart_count == prev->restart_count &&
+	    cur->clock <= prev->clock)
 		return verdict(reason, ATT_QR_CLOCK_BACKWARDS);
 	return verdict(reason, ATT_QR_OK);
+}
+
+int att_quote_clock_behind(uint64_t prev_clock, int64_t prev_at,
+			   uint64_t cur_clock, int64_t cur_from,
+			   unsigned int drift_pct, uint64_t slack_ms,
+			   uint64_t *min_ms)
+{
+	uint64_t wall_ms, want, adv;
+
+	*min_ms = 0;
+	if (cur_from <= prev_at || cur_clock < prev_clock || drift_pct >= 100)
+		return 0;
+	wall_ms = (uint64_t)(cur_from - prev_at) * 1000u;
+	want = wall_ms - wall_ms / 100u * drift_pct;
+	want = want > slack_ms ? want - slack_ms : 0;
+	adv = cur_clock - prev_clock;
+	*min_ms = want;
+	return adv < want;
 }
 
 const char *att_quote_reason_str(enum att_quote_reason r)
@@ -464,7 +507,11 @@ const char *att_quote_reason_str(enum att_quote_reason r)
 	case ATT_QR_CLOCK_UNSAFE:
 		return "TPM clock is not safe";
 	case ATT_QR_CLOCK_BACKWARDS:
-		return "TPM reset or restart count went backwards";
+		return "TPM clock did not advance since the last quote";
+	case ATT_QR_RESET_BACKWARDS:
+		return "TPM resetCount went backwards";
+	case ATT_QR_RESTART_BACKWARDS:
+		return "TPM restartCount went backwards";
 	}
 	return "unknown quote reason";
 }

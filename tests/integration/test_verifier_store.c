@@ -362,12 +362,19 @@ static void test_nonces_tokens(void **state)
 	free(req);
 	assert_int_equal(att_store_nonce_take(s2, "aa01", "host-a", 50, NULL),
 			 ATT_E_NOT_FOUND);
-	/* Bound to its agent, and gone after a wrong try. */
+	/*
+	 * Bound to its agent: another agent's try is refused and spends
+	 * nothing; its own agent takes it once.
+	 */
 	assert_int_equal(att_store_nonce_put(s1, "bb02", "host-a", 100, NULL),
 			 0);
 	assert_int_equal(att_store_nonce_take(s2, "bb02", "host-b", 50, NULL),
 			 ATT_E_AUTH);
+	assert_int_equal(att_store_nonce_take(s1, "bb02", "host-b", 101, NULL),
+			 ATT_E_AUTH);
 	assert_int_equal(att_store_nonce_take(s1, "bb02", "host-a", 50, NULL),
+			 0);
+	assert_int_equal(att_store_nonce_take(s2, "bb02", "host-a", 50, NULL),
 			 ATT_E_NOT_FOUND);
 	/* Expired. */
 	assert_int_equal(att_store_nonce_put(s1, "cc03", "host-a", 100, NULL),

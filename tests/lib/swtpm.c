@@ -4,6 +4,7 @@
  */
 #include "swtpm.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -18,6 +19,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "attest/err.h"
@@ -231,6 +233,77 @@ int att_swtpm_start(struct att_swtpm **out)
 	rc = run_setup(s);
 	if (!rc)
 		rc = launch(s);
+	if (rc) {
+		att_swtpm_free(s);
+		return rc;
+	}
+	*out = s;
+	return ATT_OK;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *out = NULL;
+	size_t n;
+	int rc = ATT_E_IO;
+
+	if (in)
+		out = fopen(to, "wb");
+	if (!in || !out)
+		goto done;
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			goto done;
+	rc = ferror(in) ? ATT_E_IO : ATT_OK;
+done:
+	if (out && fclose(out))
+		rc = ATT_E_IO;
+	if (in)
+		fclose(in);
+	return rc;
+}
+
+int att_swtpm_copy(const struct att_swtpm *src, struct att_swtpm **out)
+{
+	struct att_swtpm *s;
+	struct dirent *de;
+	char from[400], to[400];
+	DIR *d;
+	int rc = ATT_OK;
+
+	*out = NULL;
+	if (src->pid > 0)
+		return ATT_E_STATE;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ATT_E_NOMEM;
+	if (strlen(src->dir) + 14 > sizeof(s->dir)) {
+		free(s);
+		return ATT_E_TOO_BIG;
+	}
+	memcpy(s->dir, src->dir, strlen(src->dir));
+	memcpy(s->dir + strlen(src->dir), "-clone-XXXXXX", 14);
+	if (!mkdtemp(s->dir)) {
+		free(s);
+		return ATT_E_IO;
+	}
+	d = opendir(src->dir);
+	if (!d) {
+		att_swtpm_free(s);
+		return ATT_E_IO;
+	}
+	while (!rc && (de = readdir(d))) {
+		struct stat st;
+
+		snprintf(from, sizeof(from), "%s/%s", src->dir, de->d_name);
+		if (stat(from, &st) || !S_ISREG(st.st_mode) ||
+		    strstr(de->d_name, ".log"))
+			continue;
+		snprintf(to, sizeof(to), "%s/%s", s->dir, de->d_name);
+		rc = copy_file(from, to);
+	}
+	closedir(d);
 	if (rc) {
 		att_swtpm_free(s);
 		return rc;

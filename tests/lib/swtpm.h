@@ -28,6 +28,14 @@ const char *att_swtpm_tcti(const struct att_swtpm *s);
 const char *att_swtpm_dir(const struct att_swtpm *s);
 int att_swtpm_port(const struct att_swtpm *s);
 
+/*
+ * A clone: the state of src (stopped, after an orderly TPM2_Shutdown so
+ * that the clock was saved) copied into a new directory, not started:
+ * att_swtpm_restart starts it, on ports of its own. It is the same TPM
+ * (EK, AK, NV, clock) from then on, as a copied vTPM state file is.
+ */
+int att_swtpm_copy(const struct att_swtpm *src, struct att_swtpm **out);
+
 /* Stops swtpm (SIGTERM, then SIGKILL) and waits until its ports are free. */
 int att_swtpm_stop(struct att_swtpm *s);
 /* SIGKILL: the TPM loses power (no TPM2_Shutdown); restart to power on. */

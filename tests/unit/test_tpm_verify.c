@@ -751,6 +751,11 @@ static void clock_checks(void **state)
 	int reboot;
 
 	(void)state;
+	/* the same clockInfo again: a clone, or a replay */
+	assert_int_equal(att_quote_check_clock(&a, &b, &reboot, &r),
+			 ATT_E_VERIFY);
+	assert_int_equal(r, ATT_QR_CLOCK_BACKWARDS);
+	b.clock = 11;
 	assert_int_equal(att_quote_check_clock(&a, &b, &reboot, &r), ATT_OK);
 	assert_int_equal(reboot, 0);
 	b.safe = 0;
@@ -759,19 +764,64 @@ static void clock_checks(void **state)
 	assert_int_equal(r, ATT_QR_CLOCK_UNSAFE);
 	b = a;
 	b.restart_count = 0;
+	b.clock = 100; /* what went backwards is the count, not the clock */
 	assert_int_equal(att_quote_check_clock(&a, &b, &reboot, &r),
 			 ATT_E_VERIFY);
-	assert_int_equal(r, ATT_QR_CLOCK_BACKWARDS);
+	assert_int_equal(r, ATT_QR_RESTART_BACKWARDS);
+	b = a;
+	b.reset_count = 1;
+	b.restart_count = 5;
+	b.clock = 100;
+	assert_int_equal(att_quote_check_clock(&a, &b, &reboot, &r),
+			 ATT_E_VERIFY);
+	assert_int_equal(r, ATT_QR_RESET_BACKWARDS);
 	b = a;
 	b.clock = 9;
 	assert_int_equal(att_quote_check_clock(&a, &b, &reboot, &r),
 			 ATT_E_VERIFY);
+	assert_int_equal(r, ATT_QR_CLOCK_BACKWARDS);
+	/* a later restart may start from any clock not before */
+	b = a;
+	b.restart_count = 2;
+	b.clock = 10;
+	assert_int_equal(att_quote_check_clock(&a, &b, &reboot, &r), ATT_OK);
+	assert_int_equal(reboot, 0);
 	b = a;
 	b.reset_count = 3;
 	b.restart_count = 0;
 	b.clock = 1;
 	assert_int_equal(att_quote_check_clock(&a, &b, &reboot, &r), ATT_OK);
 	assert_int_equal(reboot, 1);
+}
+
+/* The clock against the wall time between two quotes. */
+static void clock_behind_wall(void **state)
+{
+	uint64_t min;
+
+	(void)state;
+	/* 100 s of wall time, 5% drift, 2 s slack: at least 93 s */
+	assert_int_equal(att_quote_clock_behind(1000, 500, 1000 + 93000, 600, 5,
+						2000, &min),
+			 0);
+	assert_int_equal(min, 93000);
+	assert_int_equal(att_quote_clock_behind(1000, 500, 1000 + 92999, 600, 5,
+						2000, &min),
+			 1);
+	/* a clone started 60 s after the copy, seen 100 s later */
+	assert_int_equal(att_quote_clock_behind(50000, 500, 50000 + 40000, 600,
+						5, 2000, &min),
+			 1);
+	/* challenge before the last evidence: nothing to say */
+	assert_int_equal(
+		att_quote_clock_behind(1000, 600, 1001, 600, 5, 2000, &min), 0);
+	/* short intervals are covered by the slack */
+	assert_int_equal(
+		att_quote_clock_behind(1000, 600, 1001, 602, 5, 2000, &min), 0);
+	/* no drift allowance, no slack: every millisecond counts */
+	assert_int_equal(att_quote_clock_behind(0, 0, 9999, 10, 0, 0, &min), 1);
+	assert_int_equal(att_quote_clock_behind(0, 0, 10000, 10, 0, 0, &min),
+			 0);
 }
 
 /* KDFa is SP 800-108 counter mode: check against OpenSSL's KBKDF. */
@@ -845,7 +895,7 @@ static void kdfe_matches_sskdf(void **state)
 static void reasons_have_text(void **state)
 {
 	(void)state;
-	for (int r = ATT_QR_OK; r <= ATT_QR_CLOCK_BACKWARDS; r++)
+	for (int r = ATT_QR_OK; r <= ATT_QR_RESTART_BACKWARDS; r++)
 		assert_string_not_equal(
 			att_quote_reason_str((enum att_quote_reason)r),
 			"unknown quote reason");
@@ -868,6 +918,7 @@ int main(void)
 		cmocka_unit_test(selections),
 		cmocka_unit_test(raw_unmarshal_errors),
 		cmocka_unit_test(clock_checks),
+		cmocka_unit_test(clock_behind_wall),
 		cmocka_unit_test(kdfa_matches_kbkdf),
 		cmocka_unit_test(kdfe_matches_sskdf),
 		cmocka_unit_test(reasons_have_text),

@@ -56,6 +56,12 @@ static void usage(FILE *f)
 	      "tasks\n"
 	      "    delete-agent ID            forget an agent (it must enroll "
 	      "again)\n"
+	      "    clone-clear ID             clear agent ID's suspected "
+	      "cloned TPM\n"
+	      "                               (sticky until then; the "
+	      "verifier logs it and\n"
+	      "                               keeps a history row naming "
+	      "your certificate)\n"
 	      "    assign ID NAME [VERSION]   judge agent ID by whitelist NAME "
 	      "(VERSION 0\n"
 	      "                               or none: always the newest)\n"
@@ -414,6 +420,10 @@ static int dispatch(struct ctl *c, int argc, char **argv)
 		return cmd_lattice(c, argv[1]);
 	if (!strcmp(cmd, "delete-agent") && argc == 2) {
 		snprintf(path, sizeof(path), "/v1/agents/%s", argv[1]);
+		return simple(c, "DELETE", path, NULL);
+	}
+	if (!strcmp(cmd, "clone-clear") && argc == 2) {
+		snprintf(path, sizeof(path), "/v1/agents/%s/clone", argv[1]);
 		return simple(c, "DELETE", path, NULL);
 	}
 	if (!strcmp(cmd, "assign") && (argc == 3 || argc == 4)) {

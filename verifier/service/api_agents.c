@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * api_agents.c - /v1/agents (admin): list, get (state, last result with
- * its failures, history), delete, and PUT /v1/agents/ID/whitelist to
- * assign a whitelist (a fixed version, or 0 to follow the newest).
+ * its failures, history), delete, PUT /v1/agents/ID/whitelist to
+ * assign a whitelist (a fixed version, or 0 to follow the newest), and
+ * DELETE /v1/agents/ID/clone to clear a suspected cloned TPM (audited:
+ * a history row and a log line name the administrator's certificate).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 
 #include "attest/err.h"
 #include "attest/json.h"
+#include "attest/log.h"
 #include "service.h"
 
 #define VER_HISTORY_MAX	 20
@@ -139,6 +142,9 @@ static int agent_get(struct ver_req *rq, struct ver_resp *rs, const char *id)
 	json_object_object_add(o, "restart_count",
 			       json_object_new_int64(a.restart_count));
 	json_object_object_add(o, "last_result", stored_json(a.last_result));
+	json_object_object_add(o, "clone_suspected",
+			       a.clone[0] ? json_object_new_string(a.clone)
+					  : NULL);
 	json_object_object_add(o, "history", hist);
 	rc = att_store_history_list(rq->ctx->store, id, VER_HISTORY_MAX,
 				    add_hist, hist);
@@ -211,6 +217,67 @@ out:
 	return 0;
 }
 
+/* DELETE /v1/agents/ID/clone: the admin vouches for the agent's TPM. */
+static int agent_clone_clear(struct ver_req *rq, struct ver_resp *rs,
+			     const char *id)
+{
+	struct att_agent_rec a;
+	struct json_object *o = NULL, *ev;
+	char was[sizeof(a.clone)];
+	int64_t now = (int64_t)time(NULL);
+	int rc = 0, i;
+
+	for (i = 0; i < VER_UPDATE_TRIES; i++) {
+		rc = att_store_agent_get(rq->ctx->store, id, &a);
+		if (rc)
+			break;
+		if (!a.clone[0]) {
+			att_agent_rec_release(&a);
+			return ver_error(rs, 404, "no_clone_suspected",
+					 "agent '%s' has no suspected clone",
+					 id);
+		}
+		memcpy(was, a.clone, sizeof(was));
+		a.clone[0] = '\0';
+		rc = att_store_agent_update(rq->ctx->store, &a);
+		if (!rc) {
+			o = agent_summary(rq->ctx, &a);
+			break;
+		}
+		att_agent_rec_release(&a);
+		if (rc != ATT_E_STATE)
+			return ver_store_error(rs, rc, "agent");
+	}
+	if (rc)
+		return ver_store_error(rs, rc, "agent");
+	att_warn("audit: administrator %s cleared agent %s's suspected cloned "
+		 "TPM (%s)",
+		 rq->peer.fpr, id, was);
+	ev = json_object_new_object();
+	if (ev) {
+		json_object_object_add(ev, "event",
+				       json_object_new_string("clone_cleared"));
+		json_object_object_add(ev, "by",
+				       json_object_new_string(rq->peer.fpr));
+		json_object_object_add(ev, "was", json_object_new_string(was));
+		rc = att_store_history_add(
+			rq->ctx->store, id, now, a.state,
+			json_object_to_json_string_ext(
+				ev, JSON_C_TO_STRING_PLAIN |
+					    JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (rc)
+			att_warn("%s: audit history row not written: %s", id,
+				 att_strerror(rc));
+		json_object_put(ev);
+	}
+	att_agent_rec_release(&a);
+	if (!o)
+		return ver_error(rs, 500, "internal", "out of memory");
+	ver_json_reply(rs, 200, o);
+	json_object_put(o);
+	return 0;
+}
+
 int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
 		   const char *sub)
 {
@@ -226,6 +293,12 @@ int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
 	}
 	if (!ver_id_valid(id))
 		return ver_error(rs, 404, "not_found", "no such agent");
+	if (sub && !strcmp(sub, "clone")) {
+		if (strcmp(rq->method, "DELETE"))
+			return ver_error(rs, 405, "method_not_allowed",
+					 "use DELETE on /v1/agents/ID/clone");
+		return agent_clone_clear(rq, rs, id);
+	}
 	if (sub) {
 		if (strcmp(sub, "whitelist"))
 			return ver_error(rs, 404, "not_found",

@@ -77,14 +77,22 @@ int ver_require_agent(struct ver_req *rq, struct ver_resp *rs, const char *id,
 	return 0;
 }
 
-/* PCRs 0-9 and the PCR of every log asked for. */
-static uint32_t sel_mask(const struct ver_config *cfg)
+/*
+ * Every PCR a check reads: 0-9 (boot_aggregate, the UEFI log and its
+ * boot policy), the PCR of every log asked for, and the static PCRs
+ * (their SHA-256 values: the selection is of that bank; a static value
+ * of another bank is reported as not quoted).
+ */
+static uint32_t sel_mask(const struct ver_ctx *ctx)
 {
+	const struct ver_config *cfg = ctx->cfg;
 	uint32_t m = VER_SEL_BOOT;
 	unsigned int i;
 
 	for (i = 0; i < cfg->nlogs; i++)
 		m |= 1u << cfg->logs[i].pcr;
+	if (ctx->static_pcrs)
+		m |= ctx->static_pcrs->mask[ATT_HASH_SHA256];
 	return m;
 }
 
@@ -106,22 +114,24 @@ static void nonce_gc(struct ver_ctx *ctx, int64_t now)
 /* A fresh nonce for a challenge, with what is stored beside it. */
 struct ver_nonce {
 	char hex[2 * VER_NONCE_BYTES + 1];
-	char stored[32]; /* {"sha256": mask}: the selection asked for */
+	/* {"sha256": mask, "at": t}: the selection asked for, and when */
+	char stored[64];
 	uint32_t mask;
 	struct att_store_nonce rec;
 };
 
-static int nonce_new(const struct ver_config *cfg, int64_t now,
+static int nonce_new(const struct ver_ctx *ctx, int64_t now,
 		     struct ver_nonce *n)
 {
+	const struct ver_config *cfg = ctx->cfg;
 	uint8_t raw[VER_NONCE_BYTES];
 
 	if (RAND_bytes(raw, sizeof(raw)) != 1)
 		return ATT_E_CRYPTO;
 	att_hex_encode(raw, sizeof(raw), n->hex);
-	n->mask = sel_mask(cfg);
-	snprintf(n->stored, sizeof(n->stored), "{\"sha256\":%lu}",
-		 (unsigned long)n->mask);
+	n->mask = sel_mask(ctx);
+	snprintf(n->stored, sizeof(n->stored), "{\"sha256\":%lu,\"at\":%lld}",
+		 (unsigned long)n->mask, (long long)now);
 	n->rec.nonce_hex = n->hex;
 	n->rec.expires = now + cfg->nonce_lifetime;
 	n->rec.request_json = n->stored;
@@ -218,7 +228,7 @@ static int challenge(struct ver_req *rq, struct ver_resp *rs)
 	    ver_field_str(rs, req, "agent_id", 1, &id) ||
 	    ver_require_agent(rq, rs, id, &a))
 		goto out;
-	if (nonce_new(rq->ctx->cfg, now, &n)) {
+	if (nonce_new(rq->ctx, now, &n)) {
 		ver_error(rs, 500, "internal", "no random bytes");
 		goto out;
 	}
@@ -378,9 +388,10 @@ static int parse_evidence(struct ver_req *rq, struct ver_resp *rs,
 }
 
 static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
-		      const char *nonce, const char *id, uint32_t *mask)
+		      const char *nonce, const char *id, uint32_t *mask,
+		      int64_t *issued)
 {
-	struct json_object *o, *sel;
+	struct json_object *o, *sel, *at;
 	char *stored = NULL, err[64];
 	int rc;
 
@@ -415,6 +426,10 @@ static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 	*mask = json_object_object_get_ex(o, "sha256", &sel)
 			? (uint32_t)json_object_get_int64(sel)
 			: 0x7ffu;
+	/* Nonces issued before their time was stored: unknown (0). */
+	*issued = json_object_object_get_ex(o, "at", &at)
+			  ? json_object_get_int64(at)
+			  : 0;
 	json_object_put(o);
 	return 0;
 }
@@ -456,7 +471,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	struct ver_nonce n;
 	struct timespec t0, t1;
 	const char *id, *nonce;
-	int64_t wl_version = 0, now = (int64_t)time(NULL);
+	int64_t wl_version = 0, now = (int64_t)time(NULL), issued = 0;
 	uint32_t mask;
 	unsigned int i;
 	char before[sizeof(a.state)];
@@ -470,7 +485,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		return 0;
 	if (parse_evidence(rq, rs, req, &in, &id, &nonce) ||
 	    ver_require_agent(rq, rs, id, &a) ||
-	    take_nonce(rq, rs, nonce, id, &mask))
+	    take_nonce(rq, rs, nonce, id, &mask, &issued))
 		goto out;
 	if (a.wl_name[0]) {
 		rc = ver_wlcache_get(rq->ctx->wlc, rq->ctx->store, a.wl_name,
@@ -495,6 +510,9 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	ev.uefi_log = in.uefi;
 	ev.uefi_log_len = in.uefi_len;
 	ev.require_uefi_log = (int)rq->ctx->cfg->require_uefi_log;
+	ev.challenge_at = issued;
+	ev.clock_drift_pct = rq->ctx->cfg->clock_drift;
+	ev.clock_slack_ms = rq->ctx->cfg->clock_slack;
 	ev.nlogs = rq->ctx->cfg->nlogs;
 	for (i = 0; i < ev.nlogs; i++) {
 		ev.logs[i].name = rq->ctx->cfg->logs[i].name;
@@ -522,7 +540,7 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	 * cannot be made the verdict still answers 200 and the agent asks
 	 * for a challenge as before.
 	 */
-	if (in.want_next && nonce_new(rq->ctx->cfg, now, &n)) {
+	if (in.want_next && nonce_new(rq->ctx, now, &n)) {
 		att_warn("%s: no random bytes for the next challenge", id);
 		in.want_next = 0;
 	}

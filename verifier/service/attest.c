@@ -32,6 +32,12 @@ struct run {
 	/* slim.ko's lattice, from the first list that carries it */
 	struct att_lat_state lat;
 	const char *lat_log;
+	/*
+	 * The PCR values the verified quote covers: the only values any
+	 * check reads (the evidence's "pcrs" may carry more; they are
+	 * ignored).
+	 */
+	struct att_pcrs quoted;
 };
 
 static void reason(struct run *r, const char *fmt, ...)
@@ -151,6 +157,15 @@ static void take_lattice(struct run *r, const struct att_lat_state *st,
 static void failure_reason(struct run *r, const struct att_check_failure *f)
 {
 	switch (f->verdict) {
+	case ATT_V_BOOT_AGGREGATE_BAD:
+		if (f->detail[0]) {
+			reason(r, "%s: %s", att_verdict_name(f->verdict),
+			       f->detail);
+			break;
+		}
+		reason(r, "%s: %.200s", att_verdict_name(f->verdict),
+		       f->path ? f->path : "");
+		break;
 	case ATT_V_GAP:
 	case ATT_V_LATTICE_MALFORMED:
 	case ATT_V_LATTICE_POLICY:
@@ -171,12 +186,13 @@ static void failure_reason(struct run *r, const struct att_check_failure *f)
  * in the same boot): it is judged whole, from zero.
  */
 static int check_log(struct run *r, const char *id, const struct att_wl *wl,
-		     const struct ver_evidence *ev, const struct ver_log_in *in,
+		     const struct ver_log_in *in,
 		     const struct att_replay_state *saved,
 		     struct att_replay *rp, int *advanced)
 {
-	struct att_check_opts opts = {.quoted = ev->pcrs,
-				      .pcr_mask = 1u << in->pcr};
+	struct att_check_opts opts = {.quoted = &r->quoted,
+				      .pcr_mask = 1u << in->pcr,
+				      .boot_aggregate_quoted = 1};
 	struct att_check_result cr;
 	struct att_ima_reader *rd = NULL;
 	struct json_object *log = json_object_new_object();
@@ -308,7 +324,7 @@ static int check_logs(struct run *r, struct att_agent_rec *a,
 	    !ev->uefi_log)
 		reason(r, "uefi log: required once per boot, not sent yet");
 	for (i = 0; i < ev->nlogs; i++) {
-		rc = check_log(r, a->id, wl, ev, &ev->logs[i],
+		rc = check_log(r, a->id, wl, &ev->logs[i],
 			       ver_logstates_find(ls, ev->logs[i].name), rp,
 			       &advanced);
 		if (!rc && advanced) {
@@ -377,7 +393,7 @@ static int check_uefi(struct run *r, const struct ver_evidence *ev)
 			       json_object_new_int64((int64_t)info.events));
 	for (b = 0; b < ATT_HASH_COUNT; b++)
 		for (i = 0; i < 8; i++) {
-			q = att_pcrs_get(ev->pcrs, (enum att_hash)b, i);
+			q = att_pcrs_get(&r->quoted, (enum att_hash)b, i);
 			if (!q)
 				continue;
 			v = att_pcrs_get(&rp, (enum att_hash)b, i);
@@ -471,18 +487,17 @@ static int check_boot(struct run *r, const struct ver_evidence *ev,
 	return pass;
 }
 
-static void check_static(struct run *r, const struct ver_evidence *ev)
+static void check_static(struct run *r, const struct att_pcrs *expect)
 {
 	const uint8_t *want, *got;
 	unsigned int b, i;
 
 	for (b = 0; b < ATT_HASH_COUNT; b++)
 		for (i = 0; i < ATT_PCR_COUNT; i++) {
-			if (!(ev->static_pcrs->mask[b] & (1u << i)))
+			if (!(expect->mask[b] & (1u << i)))
 				continue;
-			want = att_pcrs_get(ev->static_pcrs, (enum att_hash)b,
-					    i);
-			got = att_pcrs_get(ev->pcrs, (enum att_hash)b, i);
+			want = att_pcrs_get(expect, (enum att_hash)b, i);
+			got = att_pcrs_get(&r->quoted, (enum att_hash)b, i);
 			if (!got)
 				reason(r, "static PCR %u (%s) was not quoted",
 				       i, att_hash_name((enum att_hash)b));
@@ -495,12 +510,99 @@ static void check_static(struct run *r, const struct ver_evidence *ev)
 		}
 }
 
+/*
+ * A clock that went backwards, or fell behind the wall time, within one
+ * resetCount and restartCount: a clone of this agent's TPM (or its state
+ * rolled back) is quoting. Remembered in a->clone until an admin clears
+ * it (DELETE /v1/agents/ID/clone).
+ */
+static void suspect_clone(struct att_agent_rec *a, const char *what,
+			  const struct att_quote_info *cur)
+{
+	if (!a->clone[0])
+		snprintf(a->clone, sizeof(a->clone),
+			 "%s: last accepted clock %lld ms (resetCount %lld, "
+			 "restartCount %lld), this quote's %llu ms "
+			 "(resetCount %u, restartCount %u)",
+			 what, (long long)a->tpm_clock,
+			 (long long)a->reset_count, (long long)a->restart_count,
+			 (unsigned long long)cur->clock, cur->reset_count,
+			 cur->restart_count);
+}
+
+/*
+ * The quote's clockInfo against the last accepted one. 1: the quote's
+ * clock is refused (reasons given, nothing of it kept); 0: go on, with
+ * *reboot set on a new boot.
+ */
+static int check_clock(struct run *r, struct att_agent_rec *a,
+		       const struct ver_evidence *ev,
+		       const struct att_quote_info *info, int *reboot)
+{
+	struct att_quote_info prev;
+	enum att_quote_reason why;
+	struct json_object *q = json_object_object_get(r->res, "quote");
+	uint64_t min_ms;
+	char what[120];
+	int rc, refused = 0;
+
+	memset(&prev, 0, sizeof(prev));
+	prev.reset_count = (uint32_t)a->reset_count;
+	prev.restart_count = (uint32_t)a->restart_count;
+	prev.clock = (uint64_t)a->tpm_clock;
+	rc = att_quote_check_clock(a->reset_count < 0 ? NULL : &prev, info,
+				   reboot, &why);
+	json_object_object_add(q, "reset_count",
+			       json_object_new_int64(info->reset_count));
+	json_object_object_add(q, "restart_count",
+			       json_object_new_int64(info->restart_count));
+	json_object_object_add(q, "reboot", json_object_new_boolean(*reboot));
+	if (rc || why != ATT_QR_OK) {
+		switch (why) {
+		case ATT_QR_CLOCK_BACKWARDS:
+			suspect_clone(a, "the TPM clock went backwards", info);
+			break;
+		case ATT_QR_RESET_BACKWARDS:
+			suspect_clone(a, "the TPM resetCount went backwards",
+				      info);
+			break;
+		case ATT_QR_RESTART_BACKWARDS:
+			suspect_clone(a, "the TPM restartCount went backwards",
+				      info);
+			break;
+		default:
+			break;
+		}
+		reason(r, "quote: %s", att_quote_reason_str(why));
+		refused = 1;
+	} else if (!*reboot && a->reset_count >= 0 && a->clock_at &&
+		   ev->challenge_at &&
+		   info->restart_count == (uint32_t)a->restart_count &&
+		   att_quote_clock_behind((uint64_t)a->tpm_clock, a->clock_at,
+					  info->clock, ev->challenge_at,
+					  ev->clock_drift_pct,
+					  ev->clock_slack_ms, &min_ms)) {
+		snprintf(what, sizeof(what),
+			 "the TPM clock fell behind the wall time (it "
+			 "advanced %llu ms where at least %llu ms passed)",
+			 (unsigned long long)(info->clock -
+					      (uint64_t)a->tpm_clock),
+			 (unsigned long long)min_ms);
+		suspect_clone(a, what, info);
+		refused = 1;
+	}
+	/* Sticky: every verdict says it until an admin clears it. */
+	if (a->clone[0])
+		reason(r, "possible cloned TPM: %s", a->clone);
+	return refused;
+}
+
 int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		   const struct att_wl *wl, const char *wl_name,
 		   int64_t wl_version, const struct ver_evidence *ev,
 		   int64_t now, struct json_object **result)
 {
-	struct att_quote_info info, prev;
+	struct att_quote_info info;
 	enum att_quote_reason why;
 	struct att_tpm_key *ak = NULL;
 	struct att_replay *rp = NULL;
@@ -550,20 +652,13 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		rc = 0;
 		goto done;
 	}
-	/* 2. Clock. */
-	memset(&prev, 0, sizeof(prev));
-	prev.reset_count = (uint32_t)a->reset_count;
-	prev.restart_count = (uint32_t)a->restart_count;
-	prev.clock = (uint64_t)a->tpm_clock;
-	rc = att_quote_check_clock(a->reset_count < 0 ? NULL : &prev, &info,
-				   &reboot, &why);
-	json_object_object_add(q, "reset_count",
-			       json_object_new_int64(info.reset_count));
-	json_object_object_add(q, "restart_count",
-			       json_object_new_int64(info.restart_count));
-	json_object_object_add(q, "reboot", json_object_new_boolean(reboot));
-	if (rc || why != ATT_QR_OK) {
-		reason(&r, "quote: %s", att_quote_reason_str(why));
+	/* From here on, only what the quote covers. */
+	rc = att_pcrs_quoted(ev->pcrs, ev->sel, &r.quoted);
+	if (rc)
+		goto out; /* verified above: cannot be missing */
+	/* 2. Clock: a cloned TPM is untrusted until an admin says not. */
+	rc = check_clock(&r, a, ev, &info, &reboot);
+	if (rc > 0) {
 		rc = 0;
 		goto done;
 	}
@@ -577,7 +672,7 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 	}
 	/* Static PCR values, when configured (quoted values only count). */
 	if (ev->static_pcrs)
-		check_static(&r, ev);
+		check_static(&r, ev->static_pcrs);
 	if (ev->uefi_log)
 		uefi_ok = check_uefi(&r, ev);
 	/* A whitelist's boot policy judges the log of every round. */
@@ -592,6 +687,7 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 	a->reset_count = info.reset_count;
 	a->restart_count = info.restart_count;
 	a->tpm_clock = (int64_t)info.clock;
+	a->clock_at = now;
 
 	/* 3. The logs: replay with prefix matching, whitelist verdicts. */
 	rc = check_logs(&r, a, wl, ev, rp, uefi_ok);

@@ -52,6 +52,9 @@ struct ver_evidence {
 	const uint8_t *uefi_log; /* binary_bios_measurements, or NULL */
 	size_t uefi_log_len;
 	int require_uefi_log; /* once per boot, or the boot is untrusted */
+	int64_t challenge_at; /* when the nonce was issued (0: unknown) */
+	unsigned int clock_drift_pct; /* TPM clock vs wall time (config) */
+	uint64_t clock_slack_ms;
 	struct ver_log_in logs[VER_MAX_LOGS]; /* the logs asked for */
 	unsigned int nlogs;
 };

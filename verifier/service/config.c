@@ -24,6 +24,10 @@ void ver_config_defaults(struct ver_config *c)
 	snprintf(c->database, sizeof(c->database),
 		 "sqlite:/var/lib/attest/verifier.db");
 	c->max_body = 16u << 20;
+	c->max_anon_body = 64u << 10;
+	c->max_body_inflight = 256u << 20;
+	c->clock_drift = 10;
+	c->clock_slack = 2000;
 	c->max_connections = 256;
 	c->threads = 16; /* they wait on disk syncs and the database */
 	c->request_timeout = 30;
@@ -182,6 +186,10 @@ struct num_key {
 
 static const struct num_key num_keys[] = {
 	NUMK("max_body", max_body, 1, 1024, 1ull << 31),
+	NUMK("max_anon_body", max_anon_body, 1, 1024, 1ull << 31),
+	NUMK("max_body_inflight", max_body_inflight, 1, 1024, 1ull << 40),
+	NUMK("clock_drift", clock_drift, 0, 0, 50),
+	NUMK("clock_slack", clock_slack, 0, 0, 3600000),
 	NUMK("max_connections", max_connections, 0, 1, 100000),
 	NUMK("threads", threads, 0, 1, 256),
 	NUMK("request_timeout", request_timeout, 0, 1, 3600),

@@ -34,6 +34,10 @@ struct ver_config {
 	char webhook_ca[VER_PATH_MAX];	/* CA of the webhook receiver */
 	char static_pcrs[VER_PATH_MAX]; /* {"sha256": {"0": hex}} expected */
 	size_t max_body;		/* bytes, default 16 MiB */
+	size_t max_anon_body;		/* without a certificate, 64 KiB */
+	size_t max_body_inflight;	/* all bodies being read, 256 MiB */
+	unsigned int clock_drift;	/* % the TPM clock may lag, 10 */
+	unsigned int clock_slack;	/* ms it may lag besides, 2000 */
 	unsigned int max_connections;	/* default 256 */
 	unsigned int threads;		/* default 4 */
 	unsigned int request_timeout;	/* seconds, default 30 */

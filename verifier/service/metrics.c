@@ -32,6 +32,7 @@ static const char *const challenge_names[VER_CHALLENGE_COUNT] = {"request",
 /* reason classes besides the entry verdicts: by the reason's prefix */
 enum ver_reason {
 	VER_REASON_QUOTE,
+	VER_REASON_CLONE,
 	VER_REASON_BOOT,
 	VER_REASON_UEFI,
 	VER_REASON_LATTICE,
@@ -46,6 +47,7 @@ static const struct {
 	const char *prefix, *name;
 } reason_kinds[VER_REASON_COUNT] = {
 	[VER_REASON_QUOTE] = {"quote: ", "quote"},
+	[VER_REASON_CLONE] = {"possible cloned TPM: ", "cloned-tpm"},
 	[VER_REASON_BOOT] = {"boot: ", "boot"},
 	[VER_REASON_UEFI] = {"uefi log: ", "uefi-log"},
 	[VER_REASON_LATTICE] = {"lattice: ", "lattice"},

@@ -28,7 +28,8 @@
 struct att_store;
 
 /* The schema version this build creates and expects. */
-#define ATT_STORE_SCHEMA_VERSION 5
+#define ATT_STORE_SCHEMA_VERSION 6
+#define ATT_STORE_CLONE_MAX	 255
 
 int att_store_open(const char *url, struct att_store **out);
 void att_store_free(struct att_store *s);
@@ -83,6 +84,12 @@ struct att_agent_rec {
 	int64_t reset_count;		      /* -1: never quoted */
 	int64_t restart_count;
 	int64_t tpm_clock; /* clockInfo.clock of the last good quote */
+	int64_t clock_at;  /* wall time (s) tpm_clock was accepted; 0: none */
+	/*
+	 * Why this agent's TPM is suspected to be a clone ("": it is not).
+	 * Sticky: only an administrator clears it.
+	 */
+	char clone[ATT_STORE_CLONE_MAX + 1];
 	int64_t boot_count;
 	int64_t enrolled_at;
 	int64_t last_attest; /* 0: never */
@@ -168,10 +175,11 @@ int att_store_nonce_put(struct att_store *s, const char *nonce_hex,
 			const char *agent_id, int64_t expires,
 			const char *request_json);
 /*
- * Consumes a nonce atomically (it is gone afterwards, whatever the answer).
- * ATT_E_NOT_FOUND: unknown or already used; ATT_E_AUTH: issued to another
- * agent; ATT_E_TIMEOUT: expired. request_json (optional) gets a malloc'd
- * copy of what was stored with it.
+ * Consumes a nonce atomically: only agent_id, the agent it was issued to,
+ * can take it (it is gone afterwards, expired or not). ATT_E_NOT_FOUND:
+ * unknown or already used; ATT_E_AUTH: issued to another agent, and left
+ * for that agent; ATT_E_TIMEOUT: expired. request_json (optional) gets a
+ * malloc'd copy of what was stored with it.
  */
 int att_store_nonce_take(struct att_store *s, const char *nonce_hex,
 			 const char *agent_id, int64_t now,

@@ -58,6 +58,9 @@ static const char *const pg_migrations[] = {
 	("DELETE FROM history WHERE seq IN (SELECT seq FROM (SELECT seq, "
 	 "row_number() OVER (PARTITION BY agent ORDER BY seq DESC) AS n FROM "
 	 "history) AS h WHERE n > 100);"),
+	/* 6: clone detection: when the clock was accepted, a sticky reason */
+	("ALTER TABLE agents ADD COLUMN clock_at BIGINT NOT NULL DEFAULT 0;"
+	 "ALTER TABLE agents ADD COLUMN clone TEXT NOT NULL DEFAULT '';"),
 };
 
 #define PG_NMIGRATIONS ((int)(sizeof(pg_migrations) / sizeof(pg_migrations[0])))
@@ -68,12 +71,12 @@ _Static_assert(PG_NMIGRATIONS == ATT_STORE_SCHEMA_VERSION,
 #define PG_AGENT_COLS                                                        \
 	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
-	"replay, last_result, cert_fpr, tpm_clock"
+	"replay, last_result, cert_fpr, tpm_clock, clock_at, clone"
 /* The same columns, the blobs and last_result NULL (read the same way). */
 #define PG_AGENT_COLS_BRIEF                                                  \
 	"id, rev, state, NULL, NULL, NULL, wl_name, wl_version, "            \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
-	"NULL, NULL, cert_fpr, tpm_clock"
+	"NULL, NULL, cert_fpr, tpm_clock, clock_at, clone"
 
 static const char *const pg_sql[PS_COUNT] = {
 	[PS_VERSION] = "SELECT version FROM schema_version",
@@ -94,7 +97,8 @@ static const char *const pg_sql[PS_COUNT] = {
 	[PS_AGENT_GET] = "SELECT " PG_AGENT_COLS " FROM agents WHERE id = $1",
 	[PS_AGENT_INSERT] = "INSERT INTO agents (" PG_AGENT_COLS
 			    ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, "
-			    "$10, $11, $12, $13, $14, $15, $16, $17) ON "
+			    "$10, $11, $12, $13, $14, $15, $16, $17, $18, "
+			    "$19) ON "
 			    "CONFLICT (id) DO NOTHING",
 	[PS_AGENT_UPDATE] = "UPDATE agents SET rev = $2::bigint + 1, state = "
 			    "$3, ek_pub = $4, ak_pub = $5, secret = $6, "
@@ -102,7 +106,8 @@ static const char *const pg_sql[PS_COUNT] = {
 			    "restart_count = $10, boot_count = $11, "
 			    "enrolled_at = $12, last_attest = $13, replay = "
 			    "$14, last_result = $15, cert_fpr = $16, "
-			    "tpm_clock = $17 WHERE id = $1 AND rev = "
+			    "tpm_clock = $17, clock_at = $18, clone = $19 "
+			    "WHERE id = $1 AND rev = "
 			    "$2::bigint",
 	[PS_AGENT_REV] = "SELECT rev FROM agents WHERE id = $1",
 	[PS_AGENT_DELETE] = "DELETE FROM agents WHERE id = $1",
@@ -138,8 +143,10 @@ static const char *const pg_sql[PS_COUNT] = {
 	 */
 	[PS_NONCE_TAKE] = "WITH nosync AS (SELECT set_config("
 			  "'synchronous_commit', 'off', true)) DELETE FROM "
-			  "nonces WHERE nonce = $1 AND EXISTS (SELECT 1 FROM "
-			  "nosync) RETURNING agent, expires, request",
+			  "nonces WHERE nonce = $1 AND agent = $2 AND EXISTS "
+			  "(SELECT 1 FROM nosync) RETURNING agent, expires, "
+			  "request",
+	[PS_NONCE_OWNED] = "SELECT 1 FROM nonces WHERE nonce = $1",
 	[PS_NONCE_GC] = "DELETE FROM nonces WHERE expires < $1",
 	[PS_TOKEN_PUT] = "INSERT INTO tokens (hash, expires) VALUES ($1, $2)",
 	[PS_TOKEN_TAKE] = "DELETE FROM tokens WHERE hash = $1 RETURNING "

@@ -59,6 +59,7 @@ enum pg_stmt {
 	PS_HIST_LIST,
 	PS_NONCE_PUT,
 	PS_NONCE_TAKE,
+	PS_NONCE_OWNED,
 	PS_NONCE_GC,
 	PS_TOKEN_PUT,
 	PS_TOKEN_TAKE,
@@ -66,11 +67,13 @@ enum pg_stmt {
 };
 
 /* Parameters: text, or binary when len[i] >= 0 (bytea). */
+#define PG_MAX_PARAMS 19
+
 struct pg_params {
-	const char *v[17];
-	int len[17];
-	int fmt[17];
-	char num[17][24];
+	const char *v[PG_MAX_PARAMS];
+	int len[PG_MAX_PARAMS];
+	int fmt[PG_MAX_PARAMS];
+	char num[PG_MAX_PARAMS][24];
 	int n;
 };
 

@@ -40,6 +40,8 @@ static int read_agent(PGresult *r, int i, struct att_agent_rec *a)
 		rc = col_dup(r, i, 14, &a->last_result);
 	col_copy(r, i, 15, a->cert_fpr, sizeof(a->cert_fpr));
 	a->tpm_clock = col_int(r, i, 16);
+	a->clock_at = col_int(r, i, 17);
+	col_copy(r, i, 18, a->clone, sizeof(a->clone));
 	if (rc)
 		att_agent_rec_release(a);
 	return rc;
@@ -76,6 +78,8 @@ static void agent_params(struct pg_params *p, const struct att_agent_rec *a)
 	pp_text(p, a->last_result);
 	pp_text(p, a->cert_fpr);
 	pp_int(p, a->tpm_clock);
+	pp_int(p, a->clock_at);
+	pp_text(p, a->clone);
 }
 
 int pgs_agent_get(struct att_store *s, const char *id,
@@ -392,17 +396,24 @@ int pgs_nonce_take(struct att_store *s, const char *nonce_hex,
 	int rc;
 
 	pp_text(&p, nonce_hex);
+	pp_text(&p, agent_id);
 	PG_LOCKED(q, {
+		/* Only the agent it was issued to may spend it. */
 		r = pg_run(q, PS_NONCE_TAKE, &p);
 		rc = pg_check(q, r, "nonce take");
-		if (!rc && PQntuples(r) == 0)
-			rc = ATT_E_NOT_FOUND;
-		else if (!rc && strcmp(PQgetvalue(r, 0, 0), agent_id))
-			rc = ATT_E_AUTH;
-		else if (!rc && col_int(r, 0, 1) < now)
+		if (!rc && PQntuples(r) == 0) {
+			PQclear(r);
+			p.n = 1;
+			r = pg_run(q, PS_NONCE_OWNED, &p);
+			rc = pg_check(q, r, "nonce owner");
+			if (!rc)
+				rc = PQntuples(r) ? ATT_E_AUTH
+						  : ATT_E_NOT_FOUND;
+		} else if (!rc && col_int(r, 0, 1) < now) {
 			rc = ATT_E_TIMEOUT;
-		else if (!rc && req)
+		} else if (!rc && req) {
 			rc = col_dup(r, 0, 2, req);
+		}
 		PQclear(r);
 	});
 	return rc;

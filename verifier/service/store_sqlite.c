@@ -62,6 +62,9 @@ static const char *const sq_migrations[] = {
 	 "DELETE FROM history WHERE seq IN (SELECT seq FROM (SELECT seq, "
 	 "row_number() OVER (PARTITION BY agent ORDER BY seq DESC) AS n FROM "
 	 "history) WHERE n > 100);"),
+	/* 6: clone detection: when the clock was accepted, a sticky reason */
+	("ALTER TABLE agents ADD COLUMN clock_at INTEGER NOT NULL DEFAULT 0;"
+	 "ALTER TABLE agents ADD COLUMN clone TEXT NOT NULL DEFAULT '';"),
 };
 
 #define SQ_NMIGRATIONS ((int)(sizeof(sq_migrations) / sizeof(sq_migrations[0])))

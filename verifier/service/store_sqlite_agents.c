@@ -17,12 +17,12 @@
 #define SQ_AGENT_COLS                                                        \
 	"id, rev, state, ek_pub, ak_pub, secret, wl_name, wl_version, "      \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
-	"replay, last_result, cert_fpr, tpm_clock"
+	"replay, last_result, cert_fpr, tpm_clock, clock_at, clone"
 /* The same columns, the blobs and last_result NULL (read the same way). */
 #define SQ_AGENT_COLS_BRIEF                                                  \
 	"id, rev, state, NULL, NULL, NULL, wl_name, wl_version, "            \
 	"reset_count, restart_count, boot_count, enrolled_at, last_attest, " \
-	"NULL, NULL, cert_fpr, tpm_clock"
+	"NULL, NULL, cert_fpr, tpm_clock, clock_at, clone"
 
 static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
 {
@@ -50,12 +50,14 @@ static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
 		rc = sq_dup_text(st, 14, &a->last_result);
 	sq_copy_text(st, 15, a->cert_fpr, sizeof(a->cert_fpr));
 	a->tpm_clock = sqlite3_column_int64(st, 16);
+	a->clock_at = sqlite3_column_int64(st, 17);
+	sq_copy_text(st, 18, a->clone, sizeof(a->clone));
 	if (rc)
 		att_agent_rec_release(a);
 	return rc;
 }
 
-/* Binds ?1, ?3.. ?17 in SQ_AGENT_COLS order after id (rev bound by callers). */
+/* Binds ?1, ?3.. ?19 in SQ_AGENT_COLS order after id (rev bound by callers). */
 static void sq_bind_agent(sqlite3_stmt *st, const struct att_agent_rec *a)
 {
 	sq_text(st, 1, a->id);
@@ -74,6 +76,8 @@ static void sq_bind_agent(sqlite3_stmt *st, const struct att_agent_rec *a)
 	sq_text(st, 15, a->last_result);
 	sq_text(st, 16, a->cert_fpr);
 	sqlite3_bind_int64(st, 17, a->tpm_clock);
+	sqlite3_bind_int64(st, 18, a->clock_at);
+	sq_text(st, 19, a->clone);
 }
 
 int sq_agent_get(struct att_store *s, const char *id, struct att_agent_rec *out)
@@ -110,7 +114,7 @@ int sq_agent_insert(struct att_store *s, struct att_agent_rec *a)
 	rc = sq_prepare(q,
 			"INSERT INTO agents (" SQ_AGENT_COLS ") VALUES (?1, "
 			"?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-			"?14, ?15, ?16, ?17)",
+			"?14, ?15, ?16, ?17, ?18, ?19)",
 			&st);
 	if (rc)
 		goto out;
@@ -136,7 +140,8 @@ static int sq_agent_update_locked(struct sq_store *q, struct att_agent_rec *a)
 			"wl_version = ?8, reset_count = ?9, restart_count = "
 			"?10, boot_count = ?11, enrolled_at = ?12, "
 			"last_attest = ?13, replay = ?14, last_result = ?15, "
-			"cert_fpr = ?16, tpm_clock = ?17 "
+			"cert_fpr = ?16, tpm_clock = ?17, clock_at = ?18, "
+			"clone = ?19 "
 			"WHERE id = ?1 AND rev = ?2",
 			&st);
 	if (rc)
@@ -459,24 +464,24 @@ int sq_nonce_take(struct att_store *s, const char *nonce_hex,
 	int rc;
 
 	sq_lock(q);
-	/* One statement: deleting is what makes the nonce single use. */
+	/*
+	 * One statement: deleting is what makes the nonce single use, and
+	 * only the agent it was issued to may spend it.
+	 */
 	rc = sq_prepare(q,
-			"DELETE FROM nonces WHERE nonce = ?1 RETURNING agent, "
-			"expires, request",
+			"DELETE FROM nonces WHERE nonce = ?1 AND agent = ?2 "
+			"RETURNING expires, request",
 			&st);
 	if (rc)
 		goto out;
 	sq_text(st, 1, nonce_hex);
+	sq_text(st, 2, agent_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		const char *agent = (const char *)sqlite3_column_text(st, 0);
-
-		if (!agent || strcmp(agent, agent_id))
-			rc = ATT_E_AUTH;
-		else if (sqlite3_column_int64(st, 1) < now)
+		if (sqlite3_column_int64(st, 0) < now)
 			rc = ATT_E_TIMEOUT;
 		else
-			rc = req ? sq_dup_text(st, 2, req) : 0;
+			rc = req ? sq_dup_text(st, 1, req) : 0;
 		if (sqlite3_step(st) != SQLITE_DONE && !rc)
 			rc = sq_fail(q, "nonce take");
 	} else if (rc == SQLITE_DONE) {
@@ -484,6 +489,18 @@ int sq_nonce_take(struct att_store *s, const char *nonce_hex,
 	} else {
 		rc = sq_fail(q, "nonce take");
 	}
+	sq_finish(q, st);
+	if (rc != ATT_E_NOT_FOUND)
+		goto out;
+	/* Someone else's nonce: refused, and left for its agent. */
+	rc = sq_prepare(q, "SELECT 1 FROM nonces WHERE nonce = ?1", &st);
+	if (rc)
+		goto out;
+	sq_text(st, 1, nonce_hex);
+	rc = sqlite3_step(st);
+	rc = rc == SQLITE_ROW	 ? ATT_E_AUTH
+	     : rc == SQLITE_DONE ? ATT_E_NOT_FOUND
+				 : sq_fail(q, "nonce owner");
 	sq_finish(q, st);
 out:
 	sq_unlock_unsynced(q);

@@ -30,6 +30,12 @@ struct att_check_opts {
 	const struct att_pcrs *quoted; /* NULL: no replay comparison */
 	uint32_t pcr_mask;	       /* PCRs the log may extend; 0: 1<<10 */
 	size_t max_failures;	       /* kept in detail; 0: 1000 */
+	/*
+	 * boot_aggregate needs its bank's PCRs 0-7 in `quoted`: without
+	 * them it fails (naming the bank) instead of being judged by the
+	 * whitelist like any entry (the verifier sets this).
+	 */
+	int boot_aggregate_quoted;
 };
 
 struct att_check_failure {

@@ -67,7 +67,9 @@ enum att_quote_reason {
 	ATT_QR_PCR_MISSING,	/* a selected PCR value was not supplied */
 	ATT_QR_PCR_DIGEST,	/* supplied PCR values do not match pcrDigest */
 	ATT_QR_CLOCK_UNSAFE,	/* clockInfo.safe is clear */
-	ATT_QR_CLOCK_BACKWARDS, /* resetCount/restartCount went back */
+	ATT_QR_CLOCK_BACKWARDS, /* clock did not advance (same counts) */
+	ATT_QR_RESET_BACKWARDS, /* resetCount went back */
+	ATT_QR_RESTART_BACKWARDS, /* restartCount went back (same reset) */
 };
 
 const char *att_quote_reason_str(enum att_quote_reason r);
@@ -101,11 +103,39 @@ int att_quote_verify(const struct att_tpm_key *ak, const uint8_t *attest,
 /*
  * Clock checks of a new quote against the last accepted one (prev NULL:
  * first quote). *reboot is set when resetCount moved on (the logs start
- * over). ATT_E_VERIFY with ATT_QR_CLOCK_* reasons.
+ * over). Within one resetCount and restartCount the clock must advance:
+ * a quote whose clock equals or precedes the last one is refused. A
+ * backward step names what went backwards (ATT_QR_RESET_BACKWARDS,
+ * ATT_QR_RESTART_BACKWARDS, ATT_QR_CLOCK_BACKWARDS): each is a sign of a
+ * cloned (or rolled back) TPM. ATT_E_VERIFY with the reason.
  */
 int att_quote_check_clock(const struct att_quote_info *prev,
 			  const struct att_quote_info *cur, int *reboot,
 			  enum att_quote_reason *reason);
+
+/*
+ * The values a verified quote covers: out gets the PCRs of sel taken from
+ * in, and nothing else (a value the quote does not cover is never read by
+ * a check). ATT_E_NOT_FOUND when in lacks a selected value.
+ */
+int att_pcrs_quoted(const struct att_pcrs *in, const struct att_pcr_sel *sel,
+		    struct att_pcrs *out);
+
+/*
+ * Within one resetCount and restartCount, the TPM clock runs with the
+ * wall clock. The last accepted quote was made no later than prev_at
+ * (unix seconds, when its evidence arrived), this one no earlier than
+ * cur_from (when its challenge was issued): the clock must have advanced
+ * at least (cur_from - prev_at) seconds, less drift_pct percent of it and
+ * slack_ms (the seconds' rounding is part of the slack). Returns 1 when
+ * it fell behind (a clone started later than the TPM it copies, or one
+ * that ran while the other did not), with *min_ms the least advance
+ * expected; 0 otherwise.
+ */
+int att_quote_clock_behind(uint64_t prev_clock, int64_t prev_at,
+			   uint64_t cur_clock, int64_t cur_from,
+			   unsigned int drift_pct, uint64_t slack_ms,
+			   uint64_t *min_ms);
 
 /* Lower level, for tools and fuzzers: unmarshal exactly len bytes. */
 int att_tpm_attest_parse(const uint8_t *p, size_t len, TPMS_ATTEST *out);

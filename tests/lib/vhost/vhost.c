@@ -429,6 +429,7 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 	const char *who = rd->who ? rd->who : rd->id;
 	const char *nonce_hex;
 	unsigned int i;
+	uint32_t asked;
 	int st;
 
 	snprintf(body, sizeof(body), "{\"agent_id\":\"%s\"}", rd->id);
@@ -448,12 +449,22 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 	start = rd->start >= 0 ? rd->start
 			       : vh_jint(json_object_array_get_idx(logs, 0),
 					 "next_entry");
+	/* what the agent quotes: the selection asked for */
+	asked = 0;
+	{
+		struct json_object *sa =
+			vh_jget(vh_jget(js, "pcr_selection"), "sha256");
+
+		for (i = 0; i < json_object_array_length(sa); i++)
+			asked |= 1u << json_object_get_int(
+					 json_object_array_get_idx(sa, i));
+	}
 	json_object_put(js);
 
 	/* Quote, then read the logs: the order the agent uses. */
 	memset(&sel, 0, sizeof(sel));
 	att_pcr_sel_add(&sel, ATT_HASH_SHA256,
-			rd->sel_mask ? rd->sel_mask : 0x7ff);
+			rd->sel_mask ? rd->sel_mask : asked);
 	att_buf_init(&attest_b, 0);
 	att_buf_init(&sig, 0);
 	assert_int_equal(
@@ -476,7 +487,7 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 	free(s);
 	pcrs = json_object_new_object();
 	bank = json_object_new_object();
-	for (i = 0; i <= 10; i++) {
+	for (i = 0; i < 24; i++) {
 		if (!att_pcrs_get(&pv, ATT_HASH_SHA256, i))
 			continue; /* not selected (sel_mask) */
 		att_hex_encode(att_pcrs_get(&pv, ATT_HASH_SHA256, i), 32, hex);
@@ -520,6 +531,8 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 				       json_object_new_string(chunk));
 		free(chunk);
 	}
+	if (rd->edit)
+		rd->edit(o);
 	if (rd->vp)
 		h->vp = rd->vp;
 	st = 0;

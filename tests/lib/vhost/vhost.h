@@ -118,7 +118,10 @@ struct vh_round {
 	size_t tamper_at;	   /* flip a byte at this offset of the chunk */
 	/* rewrites the chunk of binary records sent (after tamper_at) */
 	void (*mangle)(struct att_buf *chunk);
-	uint32_t sel_mask;	    /* sha256 PCRs quoted (0: 0-10, as asked) */
+	/* sha256 PCRs quoted (0: the challenge's pcr_selection) */
+	uint32_t sel_mask;
+	/* edits the evidence object before it is sent (extra "pcrs") */
+	void (*edit)(struct json_object *evidence);
 	struct att_vproc *vp;	    /* another verifier for the evidence */
 	const struct att_buf *uefi; /* a UEFI event log to send */
 	int no_send;		    /* build the evidence body only */
