@@ -57,6 +57,68 @@ static int seg_ok(const char *s, size_t n)
 	return 1;
 }
 
+/*
+ * The gate of each path: checked in server.c when the request's headers
+ * are in, before a byte of its body is buffered, so that an anonymous
+ * caller cannot make the verifier hold megabytes for it.
+ */
+static const struct {
+	const char *path; /* this path, or below it ("/" follows) */
+	struct ver_gate gate;
+} gates[] = {
+	{"/healthz", {VER_ROLE_NONE, VER_BODY_ANON}},
+	{"/metrics", {VER_ROLE_ADMIN, VER_BODY_ANON}},
+	{"/dashboard", {VER_ROLE_ADMIN, VER_BODY_ANON}},
+	{"/dashboard.js", {VER_ROLE_ADMIN, VER_BODY_ANON}},
+	{"/dashboard.css", {VER_ROLE_ADMIN, VER_BODY_ANON}},
+	{"/v1/enroll", {VER_ROLE_NONE, VER_BODY_ANON}},
+	{"/v1/attestation", {VER_ROLE_AGENT, VER_BODY_FULL}},
+	{"/v1/whitelists", {VER_ROLE_ADMIN, VER_BODY_FULL}},
+	{"/v1/agents", {VER_ROLE_ADMIN, VER_BODY_FULL}},
+	{"/v1/enrollment", {VER_ROLE_ADMIN, VER_BODY_FULL}},
+	{"/v1/check", {VER_ROLE_ADMIN, VER_BODY_FULL}},
+	{"/v1/fleet", {VER_ROLE_ADMIN, VER_BODY_FULL}},
+};
+
+void ver_route_gate(const char *url, struct ver_gate *g)
+{
+	size_t i, n;
+
+	for (i = 0; i < sizeof(gates) / sizeof(gates[0]); i++) {
+		n = strlen(gates[i].path);
+		if (!strncmp(url, gates[i].path, n) &&
+		    (url[n] == '\0' || url[n] == '/' || url[n] == '?')) {
+			*g = gates[i].gate;
+			return;
+		}
+	}
+	/* unknown: answered 404 by ver_route, with no room for a body */
+	g->role = VER_ROLE_NONE;
+	g->body = VER_BODY_ANON;
+}
+
+int ver_gate_check(const struct ver_gate *g, const struct ver_peer *p,
+		   struct ver_resp *rs)
+{
+	if (g->role == VER_ROLE_NONE || p->role == g->role)
+		return 0;
+	if (p->role == VER_ROLE_NONE)
+		return ver_error(rs, 401, "unauthenticated",
+				 g->role == VER_ROLE_ADMIN
+					 ? "an admin client certificate is "
+					   "required"
+					 : "an agent client certificate is "
+					   "required"),
+		       ATT_E_AUTH;
+	if (g->role == VER_ROLE_ADMIN)
+		return ver_error(rs, 403, "forbidden",
+				 "this endpoint needs the admin role"),
+		       ATT_E_AUTH;
+	return ver_error(rs, 403, "wrong_agent",
+			 "this endpoint needs an agent certificate"),
+	       ATT_E_AUTH;
+}
+
 int ver_route(struct ver_req *rq, struct ver_resp *rs)
 {
 	char segs[VER_MAX_SEGS][VER_SEG_MAX + 1];

@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,7 @@
 
 #include "attest/err.h"
 #include "attest/log.h"
+#include "config.h"
 #include "metrics.h"
 #include "server.h"
 
@@ -30,12 +33,15 @@ struct ver_server {
 	pthread_mutex_t lock;
 	pthread_cond_t idle;
 	unsigned long inflight;
+	/* bytes of request bodies held, at most cfg->max_body_inflight */
+	atomic_size_t body_bytes;
 };
 
 struct ver_conn_req {
 	struct ver_req rq;
 	struct ver_server *srv;
 	struct timespec start;
+	size_t reserved; /* of srv->body_bytes, given back when done */
 };
 
 /*
@@ -143,6 +149,91 @@ static enum MHD_Result send_resp(struct MHD_Connection *c, struct ver_resp *rs)
 	return ret;
 }
 
+/* Takes n more bytes of the body budget; 0 when there is no room. */
+static int budget_take(struct ver_conn_req *cr, size_t n)
+{
+	struct ver_server *s = cr->srv;
+	size_t cap = s->ctx->cfg->max_body_inflight;
+	size_t cur = atomic_load(&s->body_bytes);
+
+	do {
+		if (n > cap || cur > cap - n)
+			return 0;
+	} while (!atomic_compare_exchange_weak(&s->body_bytes, &cur, cur + n));
+	cr->reserved += n;
+	return 1;
+}
+
+static void budget_put(struct ver_conn_req *cr)
+{
+	atomic_fetch_sub(&cr->srv->body_bytes, cr->reserved);
+	cr->reserved = 0;
+}
+
+/*
+ * A request's headers are in: its caller's role is checked against the
+ * route's gate, and its declared length against the route's cap and the
+ * budget of bodies in flight, before a byte of the body is read. 0: read
+ * the body; else an answer is in rs, sent at once (MHD then closes the
+ * connection without reading the body).
+ */
+static int admit(struct ver_conn_req *cr, struct MHD_Connection *c,
+		 struct ver_resp *rs)
+{
+	const struct ver_config *cfg = cr->srv->ctx->cfg;
+	static const char *const retry[] = {"Retry-After", "5", NULL};
+	struct ver_gate g;
+	const char *cl;
+	uint64_t len = 0;
+	size_t cap;
+
+	classify_peer(cr->srv, c, &cr->rq.peer);
+	ver_route_gate(cr->rq.url, &g);
+	if (ver_gate_check(&g, &cr->rq.peer, rs))
+		return 1;
+	cap = g.body == VER_BODY_FULL ? cfg->max_body : cfg->max_anon_body;
+	att_buf_init(&cr->rq.body, cap);
+	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+					 MHD_HTTP_HEADER_CONTENT_LENGTH);
+	if (cl && ver_parse_u64(cl, 0, UINT64_MAX, &len) == 0 && len > cap) {
+		ver_error(rs, 413, "body_too_large",
+			  "the request body is over %zu bytes", cap);
+		return 1;
+	}
+	if (len && !budget_take(cr, (size_t)len)) {
+		ver_error(rs, 503, "busy",
+			  "too many request bodies in flight; retry later");
+		rs->headers = retry;
+		return 1;
+	}
+	/* One allocation of the declared size (no doubling as it grows). */
+	if (len && att_buf_reserve(&cr->rq.body, (size_t)len)) {
+		ver_error(rs, 503, "busy", "out of memory; retry later");
+		rs->headers = retry;
+		return 1;
+	}
+	return 0;
+}
+
+/* Body bytes as they come, within the route's cap and the budget. */
+static void take_upload(struct ver_conn_req *cr, const char *p, size_t n)
+{
+	struct ver_req *rq = &cr->rq;
+
+	if (rq->too_big || rq->over_budget)
+		return;
+	/* beyond a declared length, or without one: from the budget */
+	if (rq->body.len + n > cr->reserved && !budget_take(cr, n)) {
+		rq->over_budget = 1;
+		att_buf_release(&rq->body);
+		return;
+	}
+	if (att_buf_append(&rq->body, p, n)) {
+		rq->too_big = 1;
+		att_buf_release(&rq->body);
+	}
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 				  const char *url, const char *method,
 				  const char *version, const char *upload,
@@ -163,32 +254,46 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		cr->rq.conn = c;
 		cr->rq.method = method;
 		cr->rq.url = url;
-		att_buf_init(&cr->rq.body, s->ctx->cfg->max_body);
+		att_buf_init(&cr->rq.body, 0);
 		clock_gettime(CLOCK_MONOTONIC, &cr->start);
 		pthread_mutex_lock(&s->lock);
 		s->inflight++;
 		pthread_mutex_unlock(&s->lock);
 		*con_cls = cr;
-		return MHD_YES;
+		memset(&rs, 0, sizeof(rs));
+		att_buf_init(&rs.body, 0);
+		if (!admit(cr, c, &rs)) {
+			att_buf_release(&rs.body);
+			return MHD_YES;
+		}
+		/* refused before its body: answered now, the body unread */
+		att_debug("%s %s -> %u before its body", method, url,
+			  rs.status);
+		ver_metrics_request(s->ctx->metrics, rs.status);
+		ret = send_resp(c, &rs);
+		att_buf_release(&rs.body);
+		return ret;
 	}
 	if (*upload_size) {
-		if (!cr->rq.too_big &&
-		    att_buf_append(&cr->rq.body, upload, *upload_size)) {
-			cr->rq.too_big = 1;
-			att_buf_release(&cr->rq.body);
-		}
+		take_upload(cr, upload, *upload_size);
 		*upload_size = 0;
 		return MHD_YES;
 	}
 	memset(&rs, 0, sizeof(rs));
 	att_buf_init(&rs.body, 0);
-	classify_peer(s, c, &cr->rq.peer);
-	if (cr->rq.too_big)
+	if (cr->rq.over_budget) {
+		static const char *const retry[] = {"Retry-After", "5", NULL};
+
+		ver_error(&rs, 503, "busy",
+			  "too many request bodies in flight; retry later");
+		rs.headers = retry;
+	} else if (cr->rq.too_big) {
 		ver_error(&rs, 413, "body_too_large",
 			  "the request body is over %zu bytes",
-			  s->ctx->cfg->max_body);
-	else
+			  cr->rq.body.max);
+	} else {
 		ver_route(&cr->rq, &rs);
+	}
 	if (!rs.status)
 		ver_error(&rs, 500, "internal", "no answer was produced");
 	att_debug("%s %s -> %u (%s)", method, url, rs.status,
@@ -212,6 +317,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	if (!cr)
 		return;
 	att_buf_release(&cr->rq.body);
+	budget_put(cr);
 	free(cr);
 	*con_cls = NULL;
 	pthread_mutex_lock(&s->lock);
@@ -219,6 +325,9 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 		pthread_cond_broadcast(&s->idle);
 	pthread_mutex_unlock(&s->lock);
 }
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
@@ -333,6 +442,59 @@ fail:
 	server_free(s);
 	return rc;
 }
+
+#ifdef ATT_FUZZING
+int ver_server_start_plain(struct ver_ctx *ctx, struct ver_server **out)
+{
+	const struct ver_config *cfg = ctx->cfg;
+	struct ver_server *s;
+
+	*out = NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ATT_E_NOMEM;
+	s->ctx = ctx;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->idle, NULL);
+	att_buf_init(&s->cert, 0);
+	att_buf_init(&s->key, 0);
+	att_buf_init(&s->trust, 0);
+	/*
+	 * poll(), not epoll: edge-triggered, libmicrohttpd misses an end of
+	 * input that arrives with the data (a half-closed connection waits
+	 * for its timeout), which would make every such input take seconds.
+	 * The request handling is the same either way.
+	 */
+	s->d = MHD_start_daemon(
+		MHD_USE_NO_LISTEN_SOCKET | MHD_USE_INTERNAL_POLLING_THREAD |
+			MHD_USE_POLL | MHD_USE_ITC,
+		0, NULL, NULL, on_request, s, MHD_OPTION_CONNECTION_LIMIT,
+		cfg->max_connections, MHD_OPTION_CONNECTION_TIMEOUT,
+		cfg->request_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		(size_t)(16 * 1024), MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+		s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+		MHD_OPTION_END);
+	if (!s->d) {
+		server_free(s);
+		return ATT_E_NET;
+	}
+	*out = s;
+	return 0;
+}
+
+int ver_server_add_fd(struct ver_server *s, int fd)
+{
+	struct sockaddr_in sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sin_family = AF_INET;
+	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	return MHD_add_connection(s->d, fd, (const struct sockaddr *)&sa,
+				  sizeof(sa)) == MHD_YES
+		       ? 0
+		       : ATT_E_NET;
+}
+#endif
 
 unsigned int ver_server_port(const struct ver_server *s)
 {

@@ -15,6 +15,17 @@ struct ver_server;
 int ver_server_start(struct ver_ctx *ctx, struct ver_server **out);
 /* The bound TCP port. */
 unsigned int ver_server_port(const struct ver_server *s);
+
+#ifdef ATT_FUZZING
+/*
+ * Fuzzing builds only (tests/fuzz/fuzz_http.c): the same daemon and
+ * callbacks without TLS and without a listening socket; every caller is
+ * anonymous. ver_server_add_fd hands it one end of a connected stream
+ * socket (owned by the daemon from then on).
+ */
+int ver_server_start_plain(struct ver_ctx *ctx, struct ver_server **out);
+int ver_server_add_fd(struct ver_server *s, int fd);
+#endif
 /*
  * Stops accepting, waits up to timeout seconds for in-flight requests,
  * then stops and frees the server.

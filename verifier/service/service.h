@@ -41,15 +41,41 @@ struct ver_ctx {
 	atomic_int_least64_t nonce_gc_next; /* time of the next nonce GC */
 };
 
+struct ver_resp;
+
 struct ver_req {
 	struct ver_ctx *ctx;
 	struct MHD_Connection *conn;
 	const char *method;
 	const char *url;
 	struct att_buf body;
-	int too_big; /* the body went past max_body */
+	int too_big;	 /* the body went past its route's cap */
+	int over_budget; /* no room for it in max_body_inflight */
 	struct ver_peer peer;
 };
+
+/*
+ * What a route needs before its body is read (routes.c): the role its
+ * caller must have (VER_ROLE_NONE: anyone; the handler checks the rest,
+ * such as which agent) and how large its body may be.
+ */
+enum ver_body_class {
+	VER_BODY_ANON, /* max_anon_body: enrollment, unknown paths */
+	VER_BODY_FULL, /* max_body */
+};
+
+struct ver_gate {
+	enum ver_role role;
+	enum ver_body_class body;
+};
+
+void ver_route_gate(const char *url, struct ver_gate *g);
+/*
+ * The gate's answer for a caller before any body is read: 0 when it may
+ * go on, else the 401/403 in rs (the same answers the handlers give).
+ */
+int ver_gate_check(const struct ver_gate *g, const struct ver_peer *p,
+		   struct ver_resp *rs);
 
 struct ver_resp {
 	unsigned int status;
