@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "attest/err.h"
+#include "attest/utf8.h"
 
 static size_t count_members(struct json_object *o)
 {
@@ -145,6 +146,78 @@ static void name_duplicate(const char *t, size_t len, char *err, size_t errlen)
 	free(keys);
 }
 
+/*
+ * What json-c lets through: bytes that are not strict UTF-8 (overlong
+ * forms, surrogates, code points past U+10FFFF: its VALIDATE_UTF8 checks
+ * only the shape), and \u escapes of a lone surrogate or of U+0000 (a
+ * NUL would cut the string where C reads it). Malformed escapes are
+ * json-c's to refuse.
+ */
+static int text_strict(const char *t, size_t len, char *err, size_t errlen)
+{
+	const uint8_t *u = (const uint8_t *)t;
+	unsigned int cp, lo;
+	size_t i = 0, n;
+	int in_str = 0;
+
+	while (i < len) {
+		if (u[i] >= 0x80) {
+			n = att_utf8_len(u + i, len - i);
+			if (!n) {
+				snprintf(err, errlen,
+					 "JSON error at byte %zu: not UTF-8 "
+					 "(a broken, overlong, surrogate or "
+					 "beyond U+10FFFF sequence)",
+					 i);
+				return ATT_E_FORMAT;
+			}
+			i += n;
+			continue;
+		}
+		if (t[i] == '"') {
+			in_str = !in_str;
+		} else if (in_str && t[i] == '\\' && i + 1 < len) {
+			if (t[i + 1] != 'u' || i + 6 > len ||
+			    att_utf8_hex4(t + i + 2, &cp)) {
+				i += 2;
+				continue;
+			}
+			if (cp == 0) {
+				snprintf(err, errlen,
+					 "JSON error at byte %zu: \\u0000 in a "
+					 "string",
+					 i);
+				return ATT_E_FORMAT;
+			}
+			if (cp >= 0xdc00 && cp <= 0xdfff) {
+				snprintf(err, errlen,
+					 "JSON error at byte %zu: lone low "
+					 "surrogate escape",
+					 i);
+				return ATT_E_FORMAT;
+			}
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				if (i + 12 > len || t[i + 6] != '\\' ||
+				    t[i + 7] != 'u' ||
+				    att_utf8_hex4(t + i + 8, &lo) ||
+				    lo < 0xdc00 || lo > 0xdfff) {
+					snprintf(err, errlen,
+						 "JSON error at byte %zu: lone "
+						 "high surrogate escape",
+						 i);
+					return ATT_E_FORMAT;
+				}
+				i += 12;
+				continue;
+			}
+			i += 6;
+			continue;
+		}
+		i++;
+	}
+	return ATT_OK;
+}
+
 int att_json_parse(const char *text, size_t len, int max_depth,
 		   struct json_object **out, char *err, size_t errlen)
 {
@@ -157,6 +230,8 @@ int att_json_parse(const char *text, size_t len, int max_depth,
 		snprintf(err, errlen, "document too large");
 		return ATT_E_TOO_BIG;
 	}
+	if (text_strict(text, len, err, errlen))
+		return ATT_E_FORMAT;
 	tok = json_tokener_new_ex(max_depth > 0 ? max_depth : 32);
 	if (!tok)
 		return ATT_E_NOMEM;
@@ -203,38 +278,12 @@ int att_json_parse(const char *text, size_t len, int max_depth,
 	return ATT_OK;
 }
 
-/* Length of a valid UTF-8 sequence at p (1..4), or 0. */
-static size_t utf8_len(const unsigned char *p)
-{
-	unsigned char c = p[0];
-	size_t n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80) /* the NUL stops here too */
-			return 0;
-	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xf0 && p[1] < 0x90))
-		return 0; /* overlong */
-	if ((c == 0xed && p[1] >= 0xa0) || (c == 0xf4 && p[1] >= 0x90))
-		return 0; /* surrogate, over U+10FFFF */
-	return n;
-}
-
 void att_json_utf8_clean(char *s)
 {
 	size_t n;
 
 	while (*s) {
-		n = utf8_len((const unsigned char *)s);
+		n = att_utf8_len((const uint8_t *)s, strnlen(s, 4));
 		if (n == 0) {
 			*s++ = '?';
 			continue;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "attest/err.h"
+#include "attest/utf8.h"
 
 enum {
 	EXP_VALUE,	  /* a value (top level, after ':' or ',' in arr) */
@@ -54,58 +55,6 @@ static void skip_ws(struct att_jp *jp)
 			break;
 		jp->pos++;
 	}
-}
-
-/* Length of a valid UTF-8 sequence at p (1..4), or 0. */
-static size_t utf8_len(const uint8_t *p, size_t left)
-{
-	uint8_t c = p[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		return left >= 2 && (p[1] & 0xc0) == 0x80 ? 2 : 0;
-	if (c >= 0xe0 && c <= 0xef) {
-		if (left < 3 || (p[1] & 0xc0) != 0x80 || (p[2] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xe0 && p[1] < 0xa0)
-			return 0; /* overlong */
-		if (c == 0xed && p[1] >= 0xa0)
-			return 0; /* surrogate */
-		return 3;
-	}
-	if (c >= 0xf0 && c <= 0xf4) {
-		if (left < 4 || (p[1] & 0xc0) != 0x80 ||
-		    (p[2] & 0xc0) != 0x80 || (p[3] & 0xc0) != 0x80)
-			return 0;
-		if (c == 0xf0 && p[1] < 0x90)
-			return 0;
-		if (c == 0xf4 && p[1] >= 0x90)
-			return 0; /* > U+10FFFF */
-		return 4;
-	}
-	return 0;
-}
-
-static int hex4(const char *p, unsigned int *v)
-{
-	int i;
-
-	*v = 0;
-	for (i = 0; i < 4; i++) {
-		char c = p[i];
-
-		*v <<= 4;
-		if (c >= '0' && c <= '9')
-			*v |= (unsigned int)(c - '0');
-		else if (c >= 'a' && c <= 'f')
-			*v |= (unsigned int)(c - 'a' + 10);
-		else if (c >= 'A' && c <= 'F')
-			*v |= (unsigned int)(c - 'A' + 10);
-		else
-			return -1;
-	}
-	return 0;
 }
 
 static int put_utf8(struct att_buf *b, unsigned int cp)
@@ -165,15 +114,16 @@ static int read_escape(struct att_jp *jp)
 	default:
 		return fail(jp, ATT_E_FORMAT, "invalid escape");
 	}
-	if (jp->len - jp->pos < 4 || hex4(p + jp->pos, &cp))
+	if (jp->len - jp->pos < 4 || att_utf8_hex4(p + jp->pos, &cp))
 		return fail(jp, ATT_E_FORMAT, "invalid \\u escape");
 	jp->pos += 4;
 	if (cp >= 0xdc00 && cp <= 0xdfff)
 		return fail(jp, ATT_E_FORMAT, "lone low surrogate");
 	if (cp >= 0xd800 && cp <= 0xdbff) {
 		if (jp->len - jp->pos < 6 || p[jp->pos] != '\\' ||
-		    p[jp->pos + 1] != 'u' || hex4(p + jp->pos + 2, &lo) ||
-		    lo < 0xdc00 || lo > 0xdfff)
+		    p[jp->pos + 1] != 'u' ||
+		    att_utf8_hex4(p + jp->pos + 2, &lo) || lo < 0xdc00 ||
+		    lo > 0xdfff)
 			return fail(jp, ATT_E_FORMAT, "lone high surrogate");
 		jp->pos += 6;
 		cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
@@ -216,7 +166,7 @@ static int read_string(struct att_jp *jp)
 		if (p[jp->pos] < 0x20)
 			return fail(jp, ATT_E_FORMAT,
 				    "control character in string");
-		n = utf8_len(p + jp->pos, jp->len - jp->pos);
+		n = att_utf8_len(p + jp->pos, jp->len - jp->pos);
 		if (!n)
 			return fail(jp, ATT_E_FORMAT, "invalid UTF-8");
 		if (escaped) {

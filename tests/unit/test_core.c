@@ -249,6 +249,56 @@ static void utf8_clean(void **state)
 	}
 }
 
+/* The JSON reader refuses what is not strict UTF-8, raw or escaped. */
+static void json_strict_utf8(void **state)
+{
+	static const char *const bad[] = {
+		"\"overlong \xc0\xaf\"",
+		"\"overlong \xe0\x80\xaf\"",
+		"\"overlong \xf0\x80\x80\xaf\"",
+		"\"surrogate \xed\xa0\x80\"",
+		"\"surrogate \xed\xbf\xbf\"",
+		"\"past U+10FFFF \xf4\x90\x80\x80\"",
+		"\"past U+10FFFF \xf5\x80\x80\x80\"",
+		"\"cut \xe2\x82\"",
+		"\"stray \x80\"",
+		"{\"k\xed\xa0\x80\": 1}",
+		"\"lone high \\ud800\"",
+		"\"lone high at the end \\ud800",
+		"\"high then text \\ud800\\u0041\"",
+		"\"high then high \\ud800\\ud800\"",
+		"\"lone low \\udc00\"",
+		"\"NUL \\u0000 inside\"",
+		"{\"path\": \"/usr/bin/\\uD800x\"}",
+	};
+	static const char *const good[] = {
+		"\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\x92\"",
+		"\"\\ud83d\\udd12 a pair\"",
+		"\"\\u00e9 \\u20ac \\uffff\"",
+		"\"\\\\ud800 is an escaped backslash\"",
+		"\"max \xf4\x8f\xbf\xbf\"",
+	};
+	struct json_object *o;
+	char err[160];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		o = NULL;
+		if (att_json_parse(bad[i], strlen(bad[i]), 4, &o, err,
+				   sizeof(err)) != ATT_E_FORMAT)
+			fail_msg("accepted: %s", bad[i]);
+		assert_null(o);
+		assert_non_null(strstr(err, "JSON error at byte "));
+	}
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		if (att_json_parse(good[i], strlen(good[i]), 4, &o, err,
+				   sizeof(err)))
+			fail_msg("refused %s: %s", good[i], err);
+		json_object_put(o);
+	}
+}
+
 static void digest_table(void **state)
 {
 	uint8_t d[64];
@@ -303,6 +353,7 @@ int main(void)
 		cmocka_unit_test(b64_roundtrip),
 		cmocka_unit_test(escape_paths),
 		cmocka_unit_test(utf8_clean),
+		cmocka_unit_test(json_strict_utf8),
 		cmocka_unit_test(digest_table),
 		cmocka_unit_test(errors_have_text),
 	};
