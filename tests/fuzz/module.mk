@@ -16,3 +16,13 @@ $(FUZZ_REST)_SRCS := $(SRC)/tests/fuzz/fuzz_rest.c \
 		$(wildcard $(SRC)/verifier/service/*.c))
 $(FUZZ_REST)_LIBS := $(shell pkg-config --libs tss2-mu tss2-rc sqlite3 libcurl 2>/dev/null)
 $(B)/obj/tests/fuzz/fuzz_rest.o: ALL_CFLAGS += -I$(SRC)/verifier/service
+
+# fuzz_http drives raw bytes through libmicrohttpd and server.c (started
+# without TLS and without a listening socket: ver_server_start_plain, in
+# fuzzing builds only) into the same handlers.
+FUZZ_HTTP := $(B)/fuzz/fuzz_http
+$(FUZZ_HTTP)_SRCS := $(SRC)/tests/fuzz/fuzz_http.c \
+	$(filter-out %/main.c %/store_pg.c %/store_pg_agents.c,\
+		$(wildcard $(SRC)/verifier/service/*.c))
+$(FUZZ_HTTP)_LIBS := $(shell pkg-config --libs tss2-mu tss2-rc sqlite3 libcurl libmicrohttpd gnutls 2>/dev/null)
+$(B)/obj/tests/fuzz/fuzz_http.o: ALL_CFLAGS += -I$(SRC)/verifier/service
