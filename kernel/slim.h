@@ -93,7 +93,11 @@ struct dentry *slim_fs_dir(void);
 void slim_securityfs_remove(struct dentry *d);
 void slim_fs_exit(void);
 
-/* lattice.c: levels, labels, mode, per-task and per-inode state */
+/*
+ * the lattice: levels (lattice_label.c), mode (lattice_mode.c), denials and
+ * counters (lattice_report.c), task and IPC object levels (lattice_task.c),
+ * inode labels (lattice_inode.c)
+ */
 enum slim_integrity {
 	SLIM_I_UNTRUSTED, SLIM_I_USER, SLIM_I_SYSTEM,
 	SLIM_I_NONE,		/* no guard floor */
@@ -177,37 +181,48 @@ static inline void slim_count(enum slim_counter c)
 	atomic_long_inc(&slim_counters[c]);
 }
 
+/* lattice_mode.c: mode and default label */
 int slim_lattice_init(void);
 void slim_lattice_exit(void);
 int slim_mode_parse(const char *s);
 const char *slim_mode_name(int mode);
-const char *slim_counter_name(int c);
+
+/* lattice_label.c: level names, label grammar */
 const char *slim_integ_name(unsigned int integ);
 const char *slim_secr_name(unsigned int secr);
 int slim_label_parse(const char *s, size_t len, struct slim_level *out);
 int slim_label_format(const struct slim_level *l, char *buf, size_t size);
+
+/* lattice_report.c: counters, denials and log lines */
+const char *slim_counter_name(int c);
 #define SLIM_NAME_MAX 256
 bool slim_log_ok(void);
 const char *slim_objname(const struct path *path, const struct dentry *dentry,
 			 char *buf, int size);
+const char *slim_cause_name(enum slim_cause cause);
 int slim_deny_named(enum slim_denial rule, const char *kind, const char *what,
 		    const struct slim_level *task, const struct slim_level *obj);
 int slim_deny(enum slim_denial rule, const struct path *path,
 	      const struct dentry *dentry, const struct slim_level *task,
 	      const struct slim_level *obj);
+
+/* lattice_task.c: levels of tasks and IPC objects */
+void slim_task_state_exit(void);
 struct slim_level slim_task_level(const struct task_struct *t);
 int slim_task_inherit(const struct task_struct *child,
 		      const struct task_struct *parent, gfp_t gfp);
 void slim_task_forget(const struct task_struct *t);
 int slim_group_lower(struct task_struct *task, unsigned int integ,
 		     unsigned int secr, gfp_t gfp);
-const char *slim_cause_name(enum slim_cause cause);
+int slim_task_set_guards(const struct task_struct *t, unsigned int gread,
+			 unsigned int gwrite, gfp_t gfp);
 struct slim_level slim_obj_level(const void *obj);
 int slim_obj_lower(const void *obj, const struct slim_level *l, gfp_t gfp);
 void slim_obj_forget(const void *obj);
+
+/* lattice_inode.c: inode labels */
+void slim_inode_state_exit(void);
 void slim_inode_level_strict(const struct inode *inode, struct slim_level *out);
-int slim_task_set_guards(const struct task_struct *t, unsigned int gread,
-			 unsigned int gwrite, gfp_t gfp);
 enum slim_label_source slim_inode_level(const struct inode *inode,
 					struct slim_level *out);
 enum slim_label_source slim_inode_load(struct dentry *dentry,
@@ -216,6 +231,7 @@ enum slim_label_source slim_inode_load(struct dentry *dentry,
 void slim_inode_set(const struct inode *inode, const struct slim_level *l,
 		    enum slim_label_source src, gfp_t gfp);
 void slim_inode_stale(const struct inode *inode);
+void slim_inode_stale_all(void);
 void slim_inode_forget(const struct inode *inode);
 
 /* evm.c: HMAC of the protected xattrs and metadata */
@@ -229,7 +245,6 @@ int slim_evm_calc(struct dentry *dentry, struct inode *inode,
 enum slim_evm_status slim_evm_verify(struct dentry *dentry,
 				     struct inode *inode);
 int slim_evm_write(struct dentry *dentry, struct inode *inode, void *idmap);
-void slim_inode_stale_all(void);
 
 /* lattice_hooks.c: the lattice rules, with LSM hook signatures */
 struct socket;
