@@ -17,7 +17,9 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/binfmts.h>
 #include "slim.h"
@@ -30,7 +32,7 @@
  * may deny, one that may not): each ftrace_ops costs its own RCU-tasks
  * grace periods when it is unregistered, so fourteen made rmmod wait
  * fourteen times. @ip, the traced call site ftrace hands the callback, is
- * learnt from the symbol name at the function's first call.
+ * resolved from the symbol name once, at registration (slim_resolve()).
  */
 /* what the traced function returns: which denial stub stands in for it */
 enum slim_ret { SLIM_RET_INT, SLIM_RET_LONG, SLIM_RET_PTR };
@@ -41,7 +43,7 @@ struct slim_ftrace_hook {
 	bool can_deny;		/* may send the caller to a denial stub */
 	enum slim_ret ret;	/* int (default), long, or a pointer (NULL) */
 	bool optional;		/* absent from some kernels: then not traced */
-	unsigned long ip;	/* 0 until the first call */
+	unsigned long ip;	/* the call site; 0: not traced */
 };
 
 /*
@@ -427,36 +429,32 @@ static struct ftrace_ops slim_ops[2];
 static bool slim_ops_filtered[2], slim_ops_registered[2];
 
 /*
- * The first call of a traced function: which hook is it? The name of the
- * symbol holding @ip (never called through: see the top of this file).
- * Out of line, so that its buffer is on the stack only this once.
+ * The callback's index from call site to hook: open addressing, written
+ * before the ftrace_ops are registered and only read after.
  */
-static noinline notrace struct slim_ftrace_hook *slim_hook_learn(unsigned long ip,
-								 bool deny)
+#define SLIM_INDEX_BITS 7
+static struct slim_ftrace_hook *slim_index[1 << SLIM_INDEX_BITS];
+
+static void slim_index_add(struct slim_ftrace_hook *h)
 {
-	char name[KSYM_SYMBOL_LEN];
-	unsigned int i;
+	unsigned int i = hash_long(h->ip, SLIM_INDEX_BITS);
 
-	sprint_symbol_no_offset(name, ip);
-	for (i = 0; i < slim_nhooks; i++) {
-		struct slim_ftrace_hook *h = &slim_hooks[i];
-
-		if (h->can_deny == deny && !strcmp(name, h->symbol)) {
-			WRITE_ONCE(h->ip, ip);
-			return h;
-		}
-	}
-	return NULL;
+	while (slim_index[i])
+		i = (i + 1) & (ARRAY_SIZE(slim_index) - 1);
+	slim_index[i] = h;
 }
 
-static struct slim_ftrace_hook *slim_hook_of(unsigned long ip, bool deny)
+static struct slim_ftrace_hook *slim_hook_of(unsigned long ip)
 {
-	unsigned int i;
+	unsigned int i = hash_long(ip, SLIM_INDEX_BITS);
+	struct slim_ftrace_hook *h;
 
-	for (i = 0; i < slim_nhooks; i++)
-		if (READ_ONCE(slim_hooks[i].ip) == ip)
-			return &slim_hooks[i];
-	return slim_hook_learn(ip, deny);
+	while ((h = slim_index[i])) {
+		if (h->ip == ip)
+			return h;
+		i = (i + 1) & (ARRAY_SIZE(slim_index) - 1);
+	}
+	return NULL;
 }
 
 /* the ftrace callback of every hook; @op tells whether it may deny */
@@ -471,7 +469,7 @@ static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	h = slim_hook_of(ip, deny);
+	h = slim_hook_of(ip);
 	if (h) {
 		rc = h->call(fregs);
 		if (rc && deny)
@@ -482,24 +480,78 @@ static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
-static int slim_filter_add(unsigned int k, const char *symbol, bool optional)
+/*
+ * The call site of every traced function, from its name, all at once:
+ * ftrace_set_filter() would scan every ftrace record by name for each
+ * function (about 0.4 s each in a TCG guest). A kprobe registered disabled
+ * resolves its symbol (kallsyms, a binary search on both kernels) and the
+ * probe address on the function's entry (past an ENDBR on IBT kernels:
+ * the __fentry__ call site ftrace hands the callback), and is never armed.
+ * Nothing is called through the address (see the top of this file).
+ */
+static int slim_resolve(void)
 {
-	unsigned char name[KSYM_NAME_LEN];
+	struct kprobe *kps, **reg;
+	unsigned int i, n = 0;
+	int rc = 0;
+
+	kps = kcalloc(ARRAY_SIZE(slim_hooks), sizeof(*kps), GFP_KERNEL);
+	reg = kcalloc(ARRAY_SIZE(slim_hooks), sizeof(*reg), GFP_KERNEL);
+	if (!kps || !reg) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < slim_nhooks; i++) {
+		struct slim_ftrace_hook *h = &slim_hooks[i];
+		struct kprobe *kp = &kps[i];
+
+		h->ip = 0;
+		kp->symbol_name = h->symbol;
+		kp->flags = KPROBE_FLAG_DISABLED;
+		rc = register_kprobe(kp);
+		if (rc) {
+			if (h->optional) {
+				pr_info("%s is not in this kernel: not traced\n",
+					h->symbol);
+				rc = 0;
+				continue;
+			}
+			pr_err("cannot find %s: %d\n", h->symbol, rc);
+			break;
+		}
+		reg[n++] = kp;
+		h->ip = (unsigned long)kp->addr;
+	}
+	/* one RCU grace period for all of them */
+	if (n)
+		unregister_kprobes(reg, n);
+out:
+	kfree(reg);
+	kfree(kps);
+	return rc;
+}
+
+/* one filter update per ftrace_ops, by address: no name scan */
+static int slim_filter_set(unsigned int k)
+{
+	unsigned long *ips;
+	unsigned int i, n = 0;
 	int rc;
 
-	strscpy((char *)name, symbol, sizeof(name));
-	rc = ftrace_set_filter(&slim_ops[k], name, strlen(symbol),
-			       !slim_ops_filtered[k]);
-	if (rc) {
-		if (optional) {
-			pr_info("%s is not in this kernel: not traced\n", symbol);
-			return 0;
-		}
-		pr_err("cannot trace %s: %d\n", symbol, rc);
-		return rc;
-	}
-	slim_ops_filtered[k] = true;
-	return 0;
+	ips = kcalloc(ARRAY_SIZE(slim_hooks), sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	for (i = 0; i < slim_nhooks; i++)
+		if (slim_hooks[i].ip && slim_hooks[i].can_deny == k)
+			ips[n++] = slim_hooks[i].ip;
+	rc = n ? ftrace_set_filter_ips(&slim_ops[k], ips, n, 0, 1) : 0;
+	if (rc)
+		pr_err("cannot trace the %s hooks: %d\n",
+		       k ? "denying" : "observing", rc);
+	else if (n)
+		slim_ops_filtered[k] = true;
+	kfree(ips);
+	return rc;
 }
 
 int slim_attach(void)
@@ -507,15 +559,20 @@ int slim_attach(void)
 	unsigned int i, k;
 	int rc;
 
+	memset(slim_index, 0, sizeof(slim_index));
+	rc = slim_resolve();
+	if (rc)
+		return rc;
+	for (i = 0; i < slim_nhooks; i++)
+		if (slim_hooks[i].ip)
+			slim_index_add(&slim_hooks[i]);
 	for (k = 0; k < ARRAY_SIZE(slim_ops); k++) {
 		memset(&slim_ops[k], 0, sizeof(slim_ops[k]));
 		slim_ops[k].func = slim_ft_dispatch;
 	}
 	slim_ops[1].flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
-	for (i = 0; i < slim_nhooks; i++) {
-		slim_hooks[i].ip = 0;
-		rc = slim_filter_add(slim_hooks[i].can_deny, slim_hooks[i].symbol,
-				     slim_hooks[i].optional);
+	for (k = 0; k < ARRAY_SIZE(slim_ops); k++) {
+		rc = slim_filter_set(k);
 		if (rc)
 			goto err;
 	}
