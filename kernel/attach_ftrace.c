@@ -24,6 +24,7 @@
 #include <linux/binfmts.h>
 #include "slim.h"
 #include "compat.h"
+#include "hooks.h"
 
 /*
  * One traced function: @call reads the arguments from the saved registers
@@ -108,70 +109,60 @@ static void notrace slim_ft_deny(struct ftrace_regs *fregs,
 
 #define ARG(n) slim_ftrace_arg(fregs, n)
 
+/*
+ * The callbacks' half of each hook: the traced function's arguments, read
+ * from the saved registers, given to the core (core.c) as the hook's.
+ * Nothing here decides: the core runs the hook's rules in order.
+ */
 static int slim_call_bprm_check(struct ftrace_regs *fregs)
 {
-	slim_bprm_check_security((struct linux_binprm *)ARG(0));
-	return 0;
+	return slim_hook_bprm_check_security((struct linux_binprm *)ARG(0));
 }
 
 /* security_mmap_file(file, prot, flags): prot as requested by the caller */
 static int slim_call_mmap_file(struct ftrace_regs *fregs)
 {
-	struct file *file = (struct file *)ARG(0);
-	int rc;
-
-	rc = slim_lattice_mmap(file, ARG(1), ARG(2));
-	if (!rc)
-		slim_mmap_file(file, ARG(1), ARG(1), ARG(2));
-	return rc;
+	return slim_hook_mmap_file((struct file *)ARG(0), ARG(1), ARG(1),
+				   ARG(2));
 }
 
 static int slim_call_file_open(struct ftrace_regs *fregs)
 {
-	struct file *file = (struct file *)ARG(0);
-
-	slim_file_open(file);
-	/* a regular file on a superblock the open hook does not watch yet */
-	if (slim_lattice_on() && S_ISREG(file_inode(file)->i_mode) &&
-	    !slim_watched(file_inode(file)->i_sb)) {
-		slim_count(SLIM_C_UNWATCHED);
-		slim_watch_sb_later(file_inode(file)->i_sb);
-	}
-	return 0;
+	return slim_hook_file_open((struct file *)ARG(0));
 }
 
 static int slim_call_file_permission(struct ftrace_regs *fregs)
 {
-	return slim_file_permission((struct file *)ARG(0), (int)ARG(1));
+	return slim_hook_file_permission((struct file *)ARG(0), (int)ARG(1));
 }
 
 static int slim_call_socket_sendmsg(struct ftrace_regs *fregs)
 {
-	return slim_socket_sendmsg((struct socket *)ARG(0),
-				   (struct msghdr *)ARG(1), (int)ARG(2));
+	return slim_hook_socket_sendmsg((struct socket *)ARG(0),
+					(struct msghdr *)ARG(1), (int)ARG(2));
 }
 
 static int slim_call_socket_recvmsg(struct ftrace_regs *fregs)
 {
-	return slim_socket_recvmsg((struct socket *)ARG(0),
-				   (struct msghdr *)ARG(1), (int)ARG(2),
-				   (int)ARG(3));
+	return slim_hook_socket_recvmsg((struct socket *)ARG(0),
+					(struct msghdr *)ARG(1), (int)ARG(2),
+					(int)ARG(3));
 }
 
 static int slim_call_task_alloc(struct ftrace_regs *fregs)
 {
-	return slim_task_alloc((struct task_struct *)ARG(0), ARG(1));
+	return slim_hook_task_alloc((struct task_struct *)ARG(0), ARG(1));
 }
 
 static int slim_call_task_free(struct ftrace_regs *fregs)
 {
-	slim_task_free((struct task_struct *)ARG(0));
+	slim_hook_task_free((struct task_struct *)ARG(0));
 	return 0;
 }
 
 static int slim_call_bprm_committed(struct ftrace_regs *fregs)
 {
-	slim_bprm_committed_creds((const struct linux_binprm *)ARG(0));
+	slim_hook_bprm_committed_creds((const struct linux_binprm *)ARG(0));
 	return 0;
 }
 
@@ -180,158 +171,174 @@ static int slim_call_bprm_committed(struct ftrace_regs *fregs)
  * dentry, name), inode_setattr(idmap, dentry, attr): the idmap's type
  * differs between kernels and is not used here.
  */
-static int slim_call_inode_xattr(struct ftrace_regs *fregs)
+static int slim_call_inode_setxattr(struct ftrace_regs *fregs)
 {
-	return slim_inode_setxattr((struct dentry *)ARG(1),
-				   (const char *)ARG(2));
+	return slim_hook_inode_setxattr((struct dentry *)ARG(1),
+					(const char *)ARG(2));
+}
+
+static int slim_call_inode_removexattr(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_removexattr((struct dentry *)ARG(1),
+					   (const char *)ARG(2));
 }
 
 static int slim_call_inode_setattr(struct ftrace_regs *fregs)
 {
-	int rc = slim_inode_change((struct dentry *)ARG(1));
-
-	if (!rc)
-		slim_inode_setattr((struct dentry *)ARG(1));
-	return rc;
+	return slim_hook_inode_setattr((struct dentry *)ARG(1));
 }
 
 /*
  * inode_set_acl(idmap, dentry, name, acl), inode_remove_acl(idmap, dentry,
  * name): 6.2 and later (6.1 sets an ACL through setxattr)
  */
-static int slim_call_inode_acl(struct ftrace_regs *fregs)
+static int slim_call_inode_set_acl(struct ftrace_regs *fregs)
 {
-	return slim_inode_change((struct dentry *)ARG(1));
+	return slim_hook_inode_set_acl((struct dentry *)ARG(1));
 }
 
-/* inode_unlink(dir, dentry) */
+static int slim_call_inode_remove_acl(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_remove_acl((struct dentry *)ARG(1));
+}
+
 static int slim_call_inode_unlink(struct ftrace_regs *fregs)
 {
-	return slim_inode_change((struct dentry *)ARG(1));
+	return slim_hook_inode_unlink((struct inode *)ARG(0),
+				      (struct dentry *)ARG(1));
 }
 
 /* inode_rename(old_dir, old_dentry, new_dir, new_dentry, flags) */
 static int slim_call_inode_rename(struct ftrace_regs *fregs)
 {
-	return slim_inode_rename((struct dentry *)ARG(1),
-				 (struct dentry *)ARG(3));
+	return slim_hook_inode_rename((struct inode *)ARG(0),
+				      (struct dentry *)ARG(1),
+				      (struct inode *)ARG(2),
+				      (struct dentry *)ARG(3));
 }
 
 static int slim_call_unix_may_send(struct ftrace_regs *fregs)
 {
-	return slim_unix_may_send((struct socket *)ARG(0),
-				  (struct socket *)ARG(1));
+	return slim_hook_unix_may_send((struct socket *)ARG(0),
+				       (struct socket *)ARG(1));
 }
 
 static int slim_call_sk_free(struct ftrace_regs *fregs)
 {
-	slim_sk_free((struct sock *)ARG(0));
+	slim_hook_sk_free_security((struct sock *)ARG(0));
 	return 0;
 }
 
 static int slim_call_shm_alloc(struct ftrace_regs *fregs)
 {
-	return slim_shm_alloc((struct kern_ipc_perm *)ARG(0));
+	return slim_hook_shm_alloc_security((struct kern_ipc_perm *)ARG(0));
 }
 
-/* shm_free(perm), msg_msg_free(msg) */
-static int slim_call_ipc_free(struct ftrace_regs *fregs)
+static int slim_call_shm_free(struct ftrace_regs *fregs)
 {
-	slim_ipc_free((const void *)ARG(0));
+	slim_hook_shm_free_security((struct kern_ipc_perm *)ARG(0));
+	return 0;
+}
+
+static int slim_call_msg_free(struct ftrace_regs *fregs)
+{
+	slim_hook_msg_msg_free_security((struct msg_msg *)ARG(0));
 	return 0;
 }
 
 /* shm_shmat(perm, shmaddr, shmflg) */
 static int slim_call_shm_shmat(struct ftrace_regs *fregs)
 {
-	return slim_shm_shmat((struct kern_ipc_perm *)ARG(0), (int)ARG(2));
+	return slim_hook_shm_shmat((struct kern_ipc_perm *)ARG(0),
+				   (char __user *)ARG(1), (int)ARG(2));
 }
 
 /* msg_queue_msgsnd(perm, msg, msqflg) */
 static int slim_call_msg_msgsnd(struct ftrace_regs *fregs)
 {
-	return slim_msg_msgsnd((struct msg_msg *)ARG(1));
+	return slim_hook_msg_queue_msgsnd((struct kern_ipc_perm *)ARG(0),
+					  (struct msg_msg *)ARG(1),
+					  (int)ARG(2));
 }
 
 /* msg_queue_msgrcv(perm, msg, target, type, mode) */
 static int slim_call_msg_msgrcv(struct ftrace_regs *fregs)
 {
-	return slim_msg_msgrcv((struct msg_msg *)ARG(1),
-			       (struct task_struct *)ARG(2));
+	return slim_hook_msg_queue_msgrcv((struct kern_ipc_perm *)ARG(0),
+					  (struct msg_msg *)ARG(1),
+					  (struct task_struct *)ARG(2),
+					  (long)ARG(3), (int)ARG(4));
 }
 
 static int slim_call_ptrace_access(struct ftrace_regs *fregs)
 {
-	return slim_ptrace_access((struct task_struct *)ARG(0),
-				  (unsigned int)ARG(1));
+	return slim_hook_ptrace_access_check((struct task_struct *)ARG(0),
+					     (unsigned int)ARG(1));
 }
 
 static int slim_call_ptrace_traceme(struct ftrace_regs *fregs)
 {
-	return slim_ptrace_traceme((struct task_struct *)ARG(0));
+	return slim_hook_ptrace_traceme((struct task_struct *)ARG(0));
 }
 
 static int slim_call_task_kill(struct ftrace_regs *fregs)
 {
-	return slim_task_kill((struct task_struct *)ARG(0),
-			      (struct kernel_siginfo *)ARG(1), (int)ARG(2),
-			      (const struct cred *)ARG(3));
+	return slim_hook_task_kill((struct task_struct *)ARG(0),
+				   (struct kernel_siginfo *)ARG(1),
+				   (int)ARG(2), (const struct cred *)ARG(3));
 }
 
 /* file_mprotect(vma, reqprot, prot) */
 static int slim_call_file_mprotect(struct ftrace_regs *fregs)
 {
-	return slim_file_mprotect((struct vm_area_struct *)ARG(0), ARG(2));
+	return slim_hook_file_mprotect((struct vm_area_struct *)ARG(0),
+				       ARG(1), ARG(2));
 }
 
 static int slim_call_inode_free(struct ftrace_regs *fregs)
 {
-	slim_inode_free_security((struct inode *)ARG(0));
+	slim_hook_inode_free_security((struct inode *)ARG(0));
 	return 0;
 }
 
-/* a new mount: its superblock is watched before mount(2) returns */
 static int slim_call_sb_kern_mount(struct ftrace_regs *fregs)
 {
-	struct super_block *sb = (struct super_block *)ARG(0);
-
-	if (slim_lattice_on() && !slim_watched(sb))
-		slim_watch_sb_later(sb);
-	return 0;
+	return slim_hook_sb_kern_mount((struct super_block *)ARG(0));
 }
 
 /* get_pipe_info(file, for_splice): splice, tee and vmsplice reach a pipe */
 static int slim_call_get_pipe_info(struct ftrace_regs *fregs)
 {
-	return slim_pipe_info((struct file *)ARG(0), (bool)ARG(1));
+	return slim_hook_get_pipe_info((struct file *)ARG(0), (bool)ARG(1));
 }
 
 /* do_splice(in, off_in, out, off_out, len, flags) */
 static int slim_call_do_splice(struct ftrace_regs *fregs)
 {
-	return slim_splice((struct file *)ARG(0), (struct file *)ARG(2));
+	return slim_hook_do_splice((struct file *)ARG(0),
+				   (struct file *)ARG(2));
 }
 
 static int slim_call_msg_alloc(struct ftrace_regs *fregs)
 {
-	return slim_msg_alloc((struct msg_msg *)ARG(0));
+	return slim_hook_msg_msg_alloc_security((struct msg_msg *)ARG(0));
 }
 
 /* store_msg(dest, msg, len) */
 static int slim_call_store_msg(struct ftrace_regs *fregs)
 {
-	return slim_msg_store((struct msg_msg *)ARG(1));
+	return slim_hook_store_msg((struct msg_msg *)ARG(1));
 }
 
 /* sock_sendpage(file, page, offset, size, ppos, more): 6.1 only */
 static int slim_call_sock_sendpage(struct ftrace_regs *fregs)
 {
-	return slim_sock_sendpage((struct file *)ARG(0));
+	return slim_hook_sock_sendpage((struct file *)ARG(0));
 }
 
 static int slim_call_file_set_fowner(struct ftrace_regs *fregs)
 {
-	slim_file_set_fowner((struct file *)ARG(0));
+	slim_hook_file_set_fowner((struct file *)ARG(0));
 	return 0;
 }
 
@@ -340,13 +347,13 @@ static int slim_call_file_send_sigiotask(struct ftrace_regs *fregs)
 {
 	struct fown_struct *fown = (struct fown_struct *)ARG(1);
 
-	return slim_file_send_sigiotask((struct task_struct *)ARG(0),
-					fown ? slim_fown_file(fown) : NULL);
+	return slim_hook_file_send_sigiotask((struct task_struct *)ARG(0),
+					     fown ? slim_fown_file(fown) : NULL);
 }
 
 static int slim_call_file_free(struct ftrace_regs *fregs)
 {
-	slim_file_free((struct file *)ARG(0));
+	slim_hook_file_free_security((struct file *)ARG(0));
 	return 0;
 }
 
@@ -361,16 +368,18 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	  .call = slim_call_bprm_committed },
 	{ .symbol = "security_sb_kern_mount",
 	  .call = slim_call_sb_kern_mount },
-	{ .symbol = "security_inode_setxattr", .call = slim_call_inode_xattr,
-	  .can_deny = true },
+	{ .symbol = "security_inode_setxattr",
+	  .call = slim_call_inode_setxattr, .can_deny = true },
 	{ .symbol = "security_inode_removexattr",
-	  .call = slim_call_inode_xattr, .can_deny = true },
+	  .call = slim_call_inode_removexattr, .can_deny = true },
 	{ .symbol = "security_inode_setattr",
 	  .call = slim_call_inode_setattr, .can_deny = true },
-	{ .symbol = "security_inode_set_acl", .call = slim_call_inode_acl,
-	  .can_deny = true, .optional = true },
-	{ .symbol = "security_inode_remove_acl", .call = slim_call_inode_acl,
-	  .can_deny = true, .optional = true },
+	{ .symbol = "security_inode_set_acl",
+	  .call = slim_call_inode_set_acl, .can_deny = true,
+	  .optional = true },
+	{ .symbol = "security_inode_remove_acl",
+	  .call = slim_call_inode_remove_acl, .can_deny = true,
+	  .optional = true },
 	{ .symbol = "security_inode_unlink", .call = slim_call_inode_unlink,
 	  .can_deny = true },
 	{ .symbol = "security_inode_rename", .call = slim_call_inode_rename,
@@ -380,8 +389,8 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	{ .symbol = "security_sk_free", .call = slim_call_sk_free },
 	{ .symbol = "security_shm_alloc", .call = slim_call_shm_alloc,
 	  .can_deny = true },
-	{ .symbol = "security_shm_free", .call = slim_call_ipc_free },
-	{ .symbol = "security_msg_msg_free", .call = slim_call_ipc_free },
+	{ .symbol = "security_shm_free", .call = slim_call_shm_free },
+	{ .symbol = "security_msg_msg_free", .call = slim_call_msg_free },
 	{ .symbol = "security_shm_shmat", .call = slim_call_shm_shmat,
 	  .can_deny = true },
 	{ .symbol = "security_msg_msg_alloc", .call = slim_call_msg_alloc,

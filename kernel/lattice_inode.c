@@ -14,6 +14,7 @@
 #include <linux/string.h>
 #include <linux/xattr.h>
 #include <linux/dcache.h>
+#include <linux/magic.h>
 #include "slim.h"
 #include "objtable.h"
 
@@ -205,6 +206,25 @@ void slim_inode_stale(const struct inode *inode)
 void slim_inode_forget(const struct inode *inode)
 {
 	slim_table_forget(&slim_inodes, inode);
+}
+
+/* pseudo file systems: nothing to label there (and nothing to watch) */
+static const unsigned long slim_unlabeled_magic[] = {
+	PROC_SUPER_MAGIC, SYSFS_MAGIC, DEBUGFS_MAGIC, DEVPTS_SUPER_MAGIC,
+	BINFMTFS_MAGIC, SECURITYFS_MAGIC, SELINUX_MAGIC, SMACK_MAGIC,
+	CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, NSFS_MAGIC, EFIVARFS_MAGIC,
+	BPF_FS_MAGIC, TRACEFS_MAGIC, PIPEFS_MAGIC, SOCKFS_MAGIC,
+	ANON_INODE_FS_MAGIC, SECRETMEM_MAGIC, PSTOREFS_MAGIC,
+};
+
+bool slim_sb_labeled(const struct super_block *sb)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(slim_unlabeled_magic); i++)
+		if (sb->s_magic == slim_unlabeled_magic[i])
+			return false;
+	return true;
 }
 
 /* after the hooks are detached: nothing adds entries any more */

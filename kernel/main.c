@@ -9,6 +9,7 @@
 #include <linux/moduleparam.h>
 #include <linux/init.h>
 #include "slim.h"
+#include "hooks.h"
 
 unsigned int slim_pcr = 11;
 module_param_named(pcr, slim_pcr, uint, 0444);
@@ -33,6 +34,9 @@ static int __init slim_init(void)
 		pr_err("pcr=%u: must be 0..23\n", slim_pcr);
 		return -EINVAL;
 	}
+	rc = slim_hooks_init();
+	if (rc)
+		return rc;
 	rc = slim_policy_init();
 	if (rc)
 		return rc;

@@ -32,13 +32,13 @@ enum slim_func {
 extern unsigned int slim_pcr;
 bool slim_is_active(void);
 
-/* hooks.c: hook functions with LSM hook signatures */
+/* measure_hooks.c: measurement's hook functions, LSM hook signatures */
 int slim_bprm_check_security(struct linux_binprm *bprm);
 int slim_mmap_file(struct file *file, unsigned long reqprot,
 		   unsigned long prot, unsigned long flags);
 int slim_file_open(struct file *file);
 
-/* attach_ftrace.c: how the hooks above are reached on a stock kernel */
+/* attach_ftrace.c: how the hooks are reached on a stock kernel */
 int slim_attach(void);
 void slim_detach(void);
 
@@ -233,6 +233,7 @@ void slim_inode_set(const struct inode *inode, const struct slim_level *l,
 void slim_inode_stale(const struct inode *inode);
 void slim_inode_stale_all(void);
 void slim_inode_forget(const struct inode *inode);
+bool slim_sb_labeled(const struct super_block *sb);
 
 /* evm.c: HMAC of the protected xattrs and metadata */
 int slim_evm_init(void);
@@ -252,8 +253,8 @@ struct msghdr;
 bool slim_lattice_on(void);
 int slim_lattice_file_open(struct file *file);
 int slim_file_permission(struct file *file, int mask);
-int slim_lattice_mmap(struct file *file, unsigned long prot,
-		      unsigned long flags);
+int slim_lattice_mmap(struct file *file, unsigned long reqprot,
+		      unsigned long prot, unsigned long flags);
 int slim_socket_sendmsg(struct socket *sock, struct msghdr *msg, int size);
 int slim_socket_recvmsg(struct socket *sock, struct msghdr *msg, int size,
 			int flags);
@@ -261,7 +262,7 @@ int slim_task_alloc(struct task_struct *task, unsigned long clone_flags);
 void slim_task_free(struct task_struct *task);
 void slim_bprm_committed_creds(const struct linux_binprm *bprm);
 int slim_inode_setxattr(struct dentry *dentry, const char *name);
-void slim_inode_setattr(struct dentry *dentry);
+int slim_lattice_inode_setattr(struct dentry *dentry);
 void slim_inode_free_security(struct inode *inode);
 int slim_relabel(const char *path, const struct slim_level *l);
 bool slim_lattice_task(void);
@@ -287,9 +288,12 @@ int slim_unix_recv_done(struct sock *sk);
 void slim_sk_free(struct sock *sk);
 int slim_shm_alloc(struct kern_ipc_perm *perm);
 void slim_ipc_free(const void *obj);
-int slim_shm_shmat(struct kern_ipc_perm *perm, int shmflg);
-int slim_msg_msgsnd(struct msg_msg *msg);
-int slim_msg_msgrcv(struct msg_msg *msg, struct task_struct *target);
+int slim_shm_shmat(struct kern_ipc_perm *perm, char __user *shmaddr,
+		   int shmflg);
+int slim_msg_msgsnd(struct kern_ipc_perm *perm, struct msg_msg *msg,
+		    int msqflg);
+int slim_msg_msgrcv(struct kern_ipc_perm *perm, struct msg_msg *msg,
+		    struct task_struct *target, long type, int mode);
 int slim_ptrace_access(struct task_struct *child, unsigned int mode);
 int slim_ptrace_traceme(struct task_struct *parent);
 int slim_task_kill(struct task_struct *p, struct kernel_siginfo *info,
@@ -297,9 +301,12 @@ int slim_task_kill(struct task_struct *p, struct kernel_siginfo *info,
 void slim_file_set_fowner(struct file *file);
 int slim_file_send_sigiotask(struct task_struct *p, struct file *file);
 void slim_file_free(struct file *file);
-int slim_file_mprotect(struct vm_area_struct *vma, unsigned long prot);
+int slim_file_mprotect(struct vm_area_struct *vma, unsigned long reqprot,
+		       unsigned long prot);
 int slim_inode_change(struct dentry *dentry);
-int slim_inode_rename(struct dentry *old, struct dentry *new);
+int slim_inode_unlink(struct inode *dir, struct dentry *dentry);
+int slim_inode_rename(struct inode *old_dir, struct dentry *old,
+		      struct inode *new_dir, struct dentry *new);
 
 /* lattice_splice.c: splice, tee, vmsplice; POSIX messages */
 extern const struct slim_level slim_ip_level;
@@ -312,15 +319,11 @@ int slim_sock_sendpage(struct file *file);
 /* attach_kprobe.c: where received data arrives (return probes) */
 int slim_kprobes_init(void);
 void slim_kprobes_exit(void);
-void slim_kprobes_check_missed(void);
 
 /* attach_fsnotify.c: the sleepable open hook (fsnotify permission events) */
 int slim_watch_init(void);
 void slim_watch_exit(void);
 int slim_watch_path(const char *path);
-bool slim_watched(const struct super_block *sb);
-bool slim_watchable(const struct super_block *sb);
-void slim_watch_sb_later(struct super_block *sb);
 struct seq_file;
 void slim_watch_show(struct seq_file *m);
 
