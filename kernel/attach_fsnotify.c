@@ -123,6 +123,7 @@ static int slim_watch_sb(struct super_block *sb)
 	unsigned long flags;
 	int rc = 0;
 
+	might_sleep();
 	if (slim_watched(sb))
 		return 0;
 	mutex_lock(&slim_watch_mutex);

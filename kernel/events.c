@@ -275,6 +275,7 @@ static bool slim_ev_take_token(void)
 	unsigned long now = jiffies;
 	u64 cap = (u64)slim_ev_burst * HZ;
 
+	lockdep_assert_held(&slim_ev_lock);
 	slim_ev_tokens += (u64)(now - slim_ev_stamp) * slim_ev_rate;
 	slim_ev_stamp = now;
 	if (slim_ev_tokens > cap)
@@ -407,6 +408,7 @@ void slim_event_relabel(const struct path *path, const char *old,
 {
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_RELABEL, GFP_KERNEL);
 
+	might_sleep();
 	if (ev) {
 		slim_ev_str(ev, SLIM_T_PATH,
 			    slim_objname(path, NULL, ev->scratch,
@@ -423,6 +425,7 @@ void slim_event_mode(int old, int mode)
 {
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_MODE, GFP_KERNEL);
 
+	might_sleep();
 	if (!ev) {
 		pr_err("mode change not listed: out of memory\n");
 		slim_count(SLIM_C_EV_DROPPED);
@@ -443,6 +446,7 @@ void slim_event_policy(const char *text, size_t len, bool written)
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_POLICY, GFP_KERNEL);
 	u8 digest[SHA256_DIGEST_SIZE];
 
+	might_sleep();
 	sha256((const u8 *)text, len, digest);
 	mutex_lock(&slim_ev_policy_mutex);
 	memcpy(slim_ev_policy_digest, digest, sizeof(digest));
@@ -475,6 +479,7 @@ void slim_event_evm_key(void)
 {
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_EVM_KEY, GFP_KERNEL);
 
+	might_sleep();
 	if (!ev) {
 		pr_err("EVM key record not listed: out of memory\n");
 		slim_count(SLIM_C_EV_DROPPED);

@@ -76,6 +76,7 @@ int slim_evm_calc(struct dentry *dentry, struct inode *inode,
 	ssize_t n;
 	int rc;
 
+	might_sleep();
 	if (!slim_evm_has_key())
 		return -ENOKEY;
 	buf = kmalloc(SLIM_EVM_VALUE_MAX, GFP_KERNEL);
@@ -134,6 +135,7 @@ enum slim_evm_status slim_evm_verify(struct dentry *dentry,
 	ssize_t n;
 	int rc;
 
+	might_sleep();
 	if (!slim_evm_has_key()) {
 		slim_count(SLIM_C_EVM_UNVERIFIED);
 		return SLIM_EVM_NOKEY;
@@ -166,6 +168,8 @@ int slim_evm_write(struct dentry *dentry, struct inode *inode,
 	u8 val[SLIM_EVM_LEN];
 	int rc;
 
+	might_sleep();
+	lockdep_assert_held(&inode->i_rwsem);
 	rc = slim_evm_calc(dentry, inode, val + 1);
 	if (rc)
 		return rc;

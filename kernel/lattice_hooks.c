@@ -272,6 +272,7 @@ int slim_lattice_file_open(struct file *file)
 	struct slim_level t, obj;
 	int rc = 0;
 
+	might_sleep();
 	if (!slim_lattice_on() || !slim_lattice_task() ||
 	    !slim_lattice_file(file))
 		return 0;
@@ -476,6 +477,7 @@ int slim_relabel(const char *name, const struct slim_level *l)
 	struct path path;
 	int n, rc;
 
+	might_sleep();
 	rc = kern_path(name, LOOKUP_FOLLOW, &path);
 	if (rc)
 		return rc;

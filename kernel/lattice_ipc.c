@@ -176,6 +176,7 @@ int slim_msg_msgsnd(struct kern_ipc_perm *perm, struct msg_msg *msg,
 {
 	struct slim_level t, w;
 
+	lockdep_assert_held(&perm->lock);
 	if (!slim_lattice_on() || !slim_lattice_task())
 		return 0;
 	t = slim_task_level(current);

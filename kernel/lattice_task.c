@@ -87,6 +87,7 @@ static struct slim_task *slim_task_get(const struct task_struct *t,
 	struct slim_task *e, *n;
 	unsigned long flags;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "task level entry outside RCU");
 	e = slim_task_find(t);
 	if (e)
 		return e;

@@ -137,6 +137,7 @@ static void slim_cache_drop_all(struct hlist_head *freelist)
 	struct hlist_node *tmp;
 	int bkt;
 
+	lockdep_assert_held(&slim_cache_lock);
 	hash_for_each_safe(slim_cache, bkt, tmp, c, node) {
 		hash_del(&c->node);
 		hlist_add_head(&c->node, freelist);
