@@ -107,10 +107,11 @@ static struct slim_rprobe slim_rprobes[] = {
 };
 
 /*
- * Atomic context: reports returns missed since the last look. The lattice
- * looks through the core (slim_poll_missed()) when a read returns.
+ * Atomic context: hands each function's returns missed since the last look
+ * to @report. The lattice looks through the core (slim_poll_missed())
+ * when a read returns, and counts and reports them.
  */
-static void slim_kprobes_check_missed(void)
+static void slim_kprobes_check_missed(slim_missed_fn report)
 {
 	unsigned long now, seen;
 	unsigned int i;
@@ -124,8 +125,7 @@ static void slim_kprobes_check_missed(void)
 		seen = READ_ONCE(r->missed);
 		if (now == seen || cmpxchg(&r->missed, seen, now) != seen)
 			continue;
-		atomic_long_add(now - seen, &slim_counters[SLIM_C_IPC_MISSED]);
-		slim_event_missed();
+		report(now - seen);
 		pr_warn_ratelimited("%lu returns of %s missed (ipc_inflight=%u): reported as dropped lattice events\n",
 				    now - seen, r->rp.kp.symbol_name,
 				    slim_inflight);

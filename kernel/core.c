@@ -307,11 +307,11 @@ void slim_set_missed_poll(slim_poll_fn poll)
 	WRITE_ONCE(slim_missed_poll, poll);
 }
 
-/* atomic context: report the reads whose return a probe missed */
-void slim_poll_missed(void)
+/* atomic context: @report the reads whose return a probe missed */
+void slim_poll_missed(slim_missed_fn report)
 {
 	slim_poll_fn poll = READ_ONCE(slim_missed_poll);
 
 	if (poll)
-		poll();
+		poll(report);
 }

@@ -216,8 +216,6 @@ int slim_evm_load_key(const char *desc)
 			desc, rc, SLIM_EVM_KEY_LEN);
 	else
 		pr_notice("EVM key loaded: labels are verified from now on\n");
-	if (!rc)
-		slim_event_evm_key();
 	return rc;
 }
 

@@ -230,10 +230,12 @@ int slim_hook_unix_recv_done(struct sock *sk);
 /*
  * What an attach layer offers the rules, through the core (the rules do
  * not call the attach layers): a look at the reads whose return a probe
- * missed (attach_kprobe.c).
+ * missed (attach_kprobe.c), each function's count since the last look
+ * handed to @report.
  */
-typedef void (*slim_poll_fn)(void);
+typedef void (*slim_missed_fn)(unsigned long missed);
+typedef void (*slim_poll_fn)(slim_missed_fn report);
 void slim_set_missed_poll(slim_poll_fn poll);
-void slim_poll_missed(void);
+void slim_poll_missed(slim_missed_fn report);
 
 #endif /* SLIM_HOOKS_H */

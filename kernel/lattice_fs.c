@@ -201,8 +201,10 @@ static ssize_t slim_evm_key_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(buf);
 	rc = slim_evm_load_key(buf);
 	kfree(buf);
-	if (!rc)
+	if (!rc) {
+		slim_event_evm_key();
 		slim_inode_stale_all();
+	}
 	return rc ? rc : count;
 }
 

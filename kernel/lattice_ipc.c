@@ -39,6 +39,16 @@
 #include "slim.h"
 #include "hooks.h"
 
+/*
+ * Reads whose return a kretprobe missed (attach_kprobe.c): a demotion may
+ * be missing, reported as a dropped lattice record and in ipc_missed.
+ */
+static void slim_ipc_missed(unsigned long missed)
+{
+	atomic_long_add(missed, &slim_counters[SLIM_C_IPC_MISSED]);
+	slim_event_missed();
+}
+
 /* pipes and FIFOs: keyed by their inode (freed by the inode_free hook) */
 
 int slim_pipe_write(struct file *file)
@@ -57,7 +67,7 @@ int slim_pipe_read_done(struct file *file, gfp_t gfp)
 
 	if (!slim_lattice_on() || !slim_lattice_task())
 		return 0;
-	slim_poll_missed();
+	slim_poll_missed(slim_ipc_missed);
 	t = slim_task_level(current);
 	obj = slim_obj_level(file_inode(file));
 	return slim_read_from(current, SLIM_CAUSE_PIPE, &file->f_path, &t,
@@ -106,7 +116,7 @@ int slim_unix_recv_done(struct sock *sk)
 
 	if (!slim_lattice_on() || !slim_lattice_task())
 		return 0;
-	slim_poll_missed();
+	slim_poll_missed(slim_ipc_missed);
 	t = slim_task_level(current);
 	obj = slim_obj_level(sk);
 	return slim_read_from(current, SLIM_CAUSE_UNIX, NULL, &t, &obj,

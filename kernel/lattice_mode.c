@@ -76,10 +76,3 @@ int slim_lattice_init(void)
 	}
 	return 0;
 }
-
-/* after the hooks are detached: nothing adds entries any more */
-void slim_lattice_exit(void)
-{
-	slim_task_state_exit();
-	slim_inode_state_exit();
-}

@@ -87,7 +87,8 @@ err_fs:
 err_events:
 	slim_events_exit();
 err_lattice:
-	slim_lattice_exit();
+	slim_task_state_exit();
+	slim_inode_state_exit();
 err_evm:
 	slim_evm_exit();
 err_list:
@@ -108,7 +109,8 @@ static void __exit slim_exit(void)
 	slim_lattice_fs_exit();
 	slim_fs_exit();
 	slim_events_exit();
-	slim_lattice_exit();
+	slim_task_state_exit();
+	slim_inode_state_exit();
 	slim_evm_exit();
 	slim_list_exit();
 	slim_measure_exit();

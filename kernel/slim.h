@@ -183,7 +183,6 @@ static inline void slim_count(enum slim_counter c)
 
 /* lattice_mode.c: mode and default label */
 int slim_lattice_init(void);
-void slim_lattice_exit(void);
 int slim_mode_parse(const char *s);
 const char *slim_mode_name(int mode);
 
