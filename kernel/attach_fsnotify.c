@@ -32,6 +32,8 @@
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
 #include "slim.h"
+#include "lattice.h"
+#include "attach.h"
 #include "hooks.h"
 #include "compat.h"
 

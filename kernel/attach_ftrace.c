@@ -22,9 +22,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/binfmts.h>
-#include "slim.h"
-#include "compat.h"
+#include "attach.h"
 #include "hooks.h"
+#include "compat.h"
 
 /*
  * One traced function: @call reads the arguments from the saved registers

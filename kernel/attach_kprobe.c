@@ -30,7 +30,7 @@
 #include <linux/net.h>
 #include <linux/uio.h>
 #include <net/sock.h>
-#include "slim.h"
+#include "attach.h"
 #include "hooks.h"
 
 static unsigned int slim_inflight = 4096;

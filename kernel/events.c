@@ -25,6 +25,10 @@
 #include <linux/moduleparam.h>
 #include <crypto/sha2.h>
 #include "slim.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
 #include "compat.h"
 
 static unsigned int slim_ev_burst = 32;

@@ -29,7 +29,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xattr.h>
-#include "slim.h"
+#include "lattice.h"
+#include "evm.h"
 
 static const char *const slim_evm_protected[] = {
 	SLIM_XATTR, "security.ima", "security.capability", "security.selinux",

@@ -23,7 +23,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "slim.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
+#include "attach.h"
 
 #define SLIM_RELABEL_MAX (SLIM_LABEL_MAX + 1 + PATH_MAX)
 

@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/binfmts.h>
 #include <linux/file.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -35,8 +36,12 @@
 #include <linux/xattr.h>
 #include <net/sock.h>
 #include "slim.h"
-#include "compat.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
 #include "hooks.h"
+#include "compat.h"
 
 const struct slim_level slim_ip_level = {
 	.integ = SLIM_I_UNTRUSTED, .secr = SLIM_S_PUBLIC,

@@ -15,7 +15,8 @@
 #include <linux/xattr.h>
 #include <linux/dcache.h>
 #include <linux/magic.h>
-#include "slim.h"
+#include "lattice.h"
+#include "evm.h"
 #include "objtable.h"
 
 /* ---- per-inode labels ----------------------------------------------------- */

@@ -37,6 +37,8 @@
 #include <net/sock.h>
 #include <net/af_unix.h>
 #include "slim.h"
+#include "lattice.h"
+#include "events.h"
 #include "hooks.h"
 
 /*

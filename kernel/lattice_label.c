@@ -11,7 +11,7 @@
 
 #include <linux/kernel.h>
 #include <linux/string.h>
-#include "slim.h"
+#include "lattice.h"
 
 static const char *const slim_integ_names[] = {
 	[SLIM_I_UNTRUSTED] = "UNTRUSTED",

@@ -8,7 +8,7 @@
 #include <linux/moduleparam.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
-#include "slim.h"
+#include "lattice.h"
 
 static const char *const slim_mode_names[] = {
 	[SLIM_MODE_OFF] = "off",

@@ -6,10 +6,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dcache.h>
+#include <linux/fs.h>
 #include <linux/path.h>
 #include <linux/ratelimit.h>
 #include <linux/sched.h>
-#include "slim.h"
+#include <linux/pid.h>
+#include "lattice.h"
 
 /* ---- counters ------------------------------------------------------------- */
 

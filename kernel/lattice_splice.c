@@ -25,7 +25,7 @@
 #include <linux/fs.h>
 #include <linux/net.h>
 #include <net/sock.h>
-#include "slim.h"
+#include "lattice.h"
 #include "hooks.h"
 
 static bool slim_is_pipe(const struct file *file)

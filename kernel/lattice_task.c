@@ -19,7 +19,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
-#include "slim.h"
+#include "lattice.h"
 #include "objtable.h"
 
 /* ---- per-task levels ------------------------------------------------------ */

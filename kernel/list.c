@@ -23,6 +23,7 @@
 #include <crypto/hash_info.h>
 #include <crypto/sha2.h>
 #include "slim.h"
+#include "measure.h"
 #include "compat.h"
 
 LIST_HEAD(slim_entries);

@@ -19,7 +19,8 @@
 #include <linux/binfmts.h>
 #include <linux/fs.h>
 #include <linux/mount.h>
-#include "slim.h"
+#include "measure.h"
+#include "lattice.h"
 #include "compat.h"
 
 /* the idmapping argument: a user namespace until 6.3 */

@@ -9,6 +9,11 @@
 #include <linux/moduleparam.h>
 #include <linux/init.h>
 #include "slim.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
+#include "attach.h"
 #include "hooks.h"
 
 unsigned int slim_pcr = 11;

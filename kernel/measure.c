@@ -23,6 +23,7 @@
 #include <linux/string.h>
 #include <crypto/hash.h>
 #include "slim.h"
+#include "measure.h"
 #include "compat.h"
 
 #define SLIM_READ_CHUNK (32 * 1024)

@@ -14,10 +14,12 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/binfmts.h>
 #include <linux/mman.h>
 #include <linux/sched.h>
 #include <linux/cred.h>
 #include "slim.h"
+#include "measure.h"
 #include "hooks.h"
 
 static bool slim_task_hookable(void)
