@@ -43,23 +43,7 @@ static unsigned int slim_ev_max = 4096;
 module_param_named(events_max, slim_ev_max, uint, 0444);
 MODULE_PARM_DESC(events_max, "Relabel and demotion records per module instance, then only counted (default 4096)");
 
-#define SLIM_EV_VERSION 1
-#define SLIM_EV_HDR 24
-#define SLIM_EV_STR_MAX 255
 #define SLIM_EV_QUEUE_MAX 256
-
-enum slim_ev_type {
-	SLIM_EV_LOAD = 1, SLIM_EV_MODE, SLIM_EV_POLICY, SLIM_EV_EVM_KEY,
-	SLIM_EV_RELABEL, SLIM_EV_DEMOTION, SLIM_EV_DROPPED,
-};
-
-enum slim_ev_tag {
-	SLIM_T_VERSION = 1, SLIM_T_MODE, SLIM_T_OLD_MODE, SLIM_T_PCR,
-	SLIM_T_LOCK, SLIM_T_EVM_DEMOTE, SLIM_T_DEFAULT_LABEL, SLIM_T_DIGEST,
-	SLIM_T_PID, SLIM_T_COMM, SLIM_T_EXE, SLIM_T_OLD_LABEL,
-	SLIM_T_NEW_LABEL, SLIM_T_PATH, SLIM_T_CAUSE, SLIM_T_COUNT,
-	SLIM_T_SOURCE, SLIM_T_FINAL,
-};
 
 struct slim_ev {
 	struct list_head list;

@@ -222,6 +222,7 @@ int slim_evm_load_key(const char *desc)
 
 int slim_evm_init(void)
 {
+	BUILD_BUG_ON(SLIM_EVM_LEN != 1 + SHA256_DIGEST_SIZE);
 	slim_evm_tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
 	if (IS_ERR(slim_evm_tfm)) {
 		int rc = PTR_ERR(slim_evm_tfm);

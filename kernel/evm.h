@@ -7,14 +7,11 @@
 
 #include <linux/types.h>
 #include <crypto/sha2.h>
+#include "slim_wire.h"
 
 struct dentry;
 struct inode;
 
-#define SLIM_EVM_XATTR "security.slim.evm"
-#define SLIM_EVM_TYPE 0x02	/* EVM_XATTR_HMAC */
-#define SLIM_EVM_LEN (1 + SHA256_DIGEST_SIZE)
-#define SLIM_EVM_KEY_LEN 32
 
 enum slim_evm_status {
 	SLIM_EVM_NOKEY, SLIM_EVM_OK, SLIM_EVM_MISSING, SLIM_EVM_FAIL,

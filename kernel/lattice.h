@@ -11,6 +11,7 @@
 #include <linux/atomic.h>
 #include <linux/gfp.h>
 #include <crypto/sha2.h>
+#include "slim_wire.h"
 
 struct task_struct;
 struct inode;
@@ -26,17 +27,6 @@ struct cred;
  * counters (lattice_report.c), task and IPC object levels (lattice_task.c),
  * inode labels (lattice_inode.c)
  */
-enum slim_integrity {
-	SLIM_I_UNTRUSTED, SLIM_I_USER, SLIM_I_SYSTEM,
-	SLIM_I_NONE,		/* no guard floor */
-};
-
-enum slim_secrecy {
-	SLIM_S_PUBLIC, SLIM_S_USER, SLIM_S_USER_SENSITIVE,
-	SLIM_S_SYSTEM_SENSITIVE,
-	SLIM_S_NONE,		/* no guard floor */
-};
-
 /*
  * Levels of a task or a file. gread: a guard (sanitizer) reads objects
  * down to this integrity without demotion; gwrite: a guard (declassifier)
@@ -49,8 +39,6 @@ struct slim_level {
 	u8 gread;
 	u8 gwrite;
 };
-
-enum slim_mode { SLIM_MODE_OFF, SLIM_MODE_PERMISSIVE, SLIM_MODE_ENFORCE };
 
 enum slim_label_source {
 	SLIM_SRC_DEFAULT,	/* no security.slim: the default label */
@@ -67,13 +55,6 @@ enum slim_denial {
 	SLIM_RULE_META, SLIM_RULE_MAPPED,
 };
 
-/* what a task read from (the demotion record's cause, docs/lattice-events.md) */
-enum slim_cause {
-	SLIM_CAUSE_FILE = 1, SLIM_CAUSE_IP, SLIM_CAUSE_PROCESS,
-	SLIM_CAUSE_PIPE, SLIM_CAUSE_UNIX, SLIM_CAUSE_SHM, SLIM_CAUSE_MSG,
-	SLIM_CAUSE_MQUEUE,
-};
-
 enum slim_counter {
 	SLIM_C_DEMOTE, SLIM_C_RAISE, SLIM_C_DEMOTE_RECV, SLIM_C_GUARD_READ,
 	SLIM_C_DENY_WRITE_UP, SLIM_C_DENY_WRITE_DOWN, SLIM_C_DENY_SEND,
@@ -88,8 +69,6 @@ enum slim_counter {
 	SLIM_C_MAX,
 };
 
-#define SLIM_XATTR "security.slim"
-#define SLIM_LABEL_MAX 96
 
 extern int slim_mode;
 extern struct slim_level slim_default_level;

@@ -13,18 +13,9 @@
 #include <linux/string.h>
 #include "lattice.h"
 
-static const char *const slim_integ_names[] = {
-	[SLIM_I_UNTRUSTED] = "UNTRUSTED",
-	[SLIM_I_USER] = "USER",
-	[SLIM_I_SYSTEM] = "SYSTEM",
-};
+static const char *const slim_integ_names[] = SLIM_INTEG_NAMES;
 
-static const char *const slim_secr_names[] = {
-	[SLIM_S_PUBLIC] = "PUBLIC",
-	[SLIM_S_USER] = "USER",
-	[SLIM_S_USER_SENSITIVE] = "USER_SENSITIVE",
-	[SLIM_S_SYSTEM_SENSITIVE] = "SYSTEM_SENSITIVE",
-};
+static const char *const slim_secr_names[] = SLIM_SECR_NAMES;
 
 const struct slim_level slim_initial_level = {
 	.integ = SLIM_I_SYSTEM, .secr = SLIM_S_PUBLIC,
@@ -52,6 +43,7 @@ int slim_label_parse(const char *s, size_t len, struct slim_level *out)
 	struct slim_level l = {
 		.gread = SLIM_I_NONE, .gwrite = SLIM_S_NONE,
 	};
+	const size_t gr = strlen(SLIM_GUARD_READ), gw = strlen(SLIM_GUARD_WRITE);
 	size_t i = 0, w, wl;
 	int field = 0, v;
 
@@ -80,17 +72,17 @@ int slim_label_parse(const char *s, size_t len, struct slim_level *out)
 			if (v < 0)
 				return -EINVAL;
 			l.secr = v;
-		} else if (wl > 11 && !memcmp(s + w, "guard-read=", 11) &&
+		} else if (wl > gr && !memcmp(s + w, SLIM_GUARD_READ, gr) &&
 			   l.gread == SLIM_I_NONE) {
-			v = slim_name_index(s + w + 11, wl - 11,
+			v = slim_name_index(s + w + gr, wl - gr,
 					    slim_integ_names,
 					    ARRAY_SIZE(slim_integ_names));
 			if (v < 0)
 				return -EINVAL;
 			l.gread = v;
-		} else if (wl > 12 && !memcmp(s + w, "guard-write=", 12) &&
+		} else if (wl > gw && !memcmp(s + w, SLIM_GUARD_WRITE, gw) &&
 			   l.gwrite == SLIM_S_NONE) {
-			v = slim_name_index(s + w + 12, wl - 12,
+			v = slim_name_index(s + w + gw, wl - gw,
 					    slim_secr_names,
 					    ARRAY_SIZE(slim_secr_names));
 			if (v < 0)
@@ -115,10 +107,10 @@ int slim_label_format(const struct slim_level *l, char *buf, size_t size)
 	n = scnprintf(buf, size, "%s %s", slim_integ_names[l->integ],
 		      slim_secr_names[l->secr]);
 	if (l->gread != SLIM_I_NONE)
-		n += scnprintf(buf + n, size - n, " guard-read=%s",
+		n += scnprintf(buf + n, size - n, " " SLIM_GUARD_READ "%s",
 			       slim_integ_names[l->gread]);
 	if (l->gwrite != SLIM_S_NONE)
-		n += scnprintf(buf + n, size - n, " guard-write=%s",
+		n += scnprintf(buf + n, size - n, " " SLIM_GUARD_WRITE "%s",
 			       slim_secr_names[l->gwrite]);
 	return n;
 }

@@ -10,11 +10,7 @@
 #include <linux/sysfs.h>
 #include "lattice.h"
 
-static const char *const slim_mode_names[] = {
-	[SLIM_MODE_OFF] = "off",
-	[SLIM_MODE_PERMISSIVE] = "permissive",
-	[SLIM_MODE_ENFORCE] = "enforce",
-};
+static const char *const slim_mode_names[] = SLIM_MODE_NAMES;
 
 int slim_mode = SLIM_MODE_PERMISSIVE;
 

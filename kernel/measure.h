@@ -12,6 +12,7 @@
 #include <linux/atomic.h>
 #include <crypto/sha1.h>
 #include <crypto/sha2.h>
+#include "slim_wire.h"
 
 struct linux_binprm;
 struct file;
@@ -68,8 +69,6 @@ int slim_list_init(void);
 void slim_list_exit(void);
 int slim_list_add_file(const u8 *sha256, const char *name);
 int slim_list_add_violation(const char *name);
-#define SLIM_EVENT_NAME "slim_event"
-#define SLIM_EVENT_MAX 1024
 int slim_list_add_event(u8 *buf, u32 len);
 struct slim_entry {
 	struct list_head list;
