@@ -15,13 +15,15 @@
  * other superblock holding a regular file that is opened (the file_open
  * hook notices it and marks all superblocks of that type before the task
  * returns to user space; that first open is counted in unwatched_opens).
- * Pseudo file systems are never watched.
+ * File systems without labels (slim_sb_labeled(), pseudo file systems) are
+ * never watched. Those two hooks are this file's own, listed at its end:
+ * the core runs them after the rules' (core.c); they watch only while the
+ * lattice is on, the only user of the sleepable open.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
 #include <linux/fsnotify_backend.h>
-#include <linux/magic.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/namei.h>
@@ -30,6 +32,9 @@
 #include <linux/spinlock.h>
 #include <linux/task_work.h>
 #include "slim.h"
+#include "lattice.h"
+#include "attach.h"
+#include "hooks.h"
 #include "compat.h"
 
 struct slim_sbmark {
@@ -46,31 +51,12 @@ static LIST_HEAD(slim_sbmarks);
 static DEFINE_SPINLOCK(slim_sbmark_lock);
 static DEFINE_MUTEX(slim_watch_mutex);
 
-/* pseudo file systems: nothing to label there */
-static const unsigned long slim_unwatched_magic[] = {
-	PROC_SUPER_MAGIC, SYSFS_MAGIC, DEBUGFS_MAGIC, DEVPTS_SUPER_MAGIC,
-	BINFMTFS_MAGIC, SECURITYFS_MAGIC, SELINUX_MAGIC, SMACK_MAGIC,
-	CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC, NSFS_MAGIC, EFIVARFS_MAGIC,
-	BPF_FS_MAGIC, TRACEFS_MAGIC, PIPEFS_MAGIC, SOCKFS_MAGIC,
-	ANON_INODE_FS_MAGIC, SECRETMEM_MAGIC, PSTOREFS_MAGIC,
-};
-
-bool slim_watchable(const struct super_block *sb)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(slim_unwatched_magic); i++)
-		if (sb->s_magic == slim_unwatched_magic[i])
-			return false;
-	return true;
-}
-
-bool slim_watched(const struct super_block *sb)
+static bool slim_watched(const struct super_block *sb)
 {
 	struct slim_sbmark *m;
 	bool found = false;
 
-	if (!slim_watchable(sb))
+	if (!slim_sb_labeled(sb))
 		return true;
 	rcu_read_lock();
 	list_for_each_entry_rcu(m, &slim_sbmarks, list) {
@@ -97,7 +83,7 @@ static int slim_fsn_event(struct fsnotify_group *group, u32 mask,
 	 * opened (fsnotify_perm() on 6.1, fsnotify_open_perm() on 6.12).
 	 */
 	path = (struct path *)data;
-	return slim_lattice_file_open(container_of(path, struct file, f_path));
+	return slim_hook_file_open_perm(container_of(path, struct file, f_path));
 }
 
 /* the superblock goes away (or the group does): drop the list's reference */
@@ -139,6 +125,7 @@ static int slim_watch_sb(struct super_block *sb)
 	unsigned long flags;
 	int rc = 0;
 
+	might_sleep();
 	if (slim_watched(sb))
 		return 0;
 	mutex_lock(&slim_watch_mutex);
@@ -170,7 +157,7 @@ out:
 
 static void slim_watch_sb_cb(struct super_block *sb, void *arg)
 {
-	if (slim_watchable(sb))
+	if (slim_sb_labeled(sb))
 		slim_watch_sb(sb);
 }
 
@@ -187,7 +174,7 @@ int slim_watch_path(const char *name)
 	rc = kern_path(name, LOOKUP_FOLLOW, &path);
 	if (rc)
 		return rc;
-	rc = slim_watchable(path.dentry->d_sb) ?
+	rc = slim_sb_labeled(path.dentry->d_sb) ?
 		slim_watch_sb(path.dentry->d_sb) : -EINVAL;
 	path_put(&path);
 	return rc;
@@ -236,7 +223,7 @@ static void slim_watch_twork(struct callback_head *cb)
  * is mounted, and the mount that showed us @sb is still in progress or
  * holds it.
  */
-void slim_watch_sb_later(struct super_block *sb)
+static void slim_watch_sb_later(struct super_block *sb)
 {
 	struct slim_watch_work *w;
 
@@ -253,6 +240,40 @@ void slim_watch_sb_later(struct super_block *sb)
 		if (atomic_dec_and_test(&slim_watch_pending))
 			wake_up(&slim_watch_wq);
 	}
+}
+
+/* ---- hooks: every superblock a file is opened on, every new mount ---------- */
+
+static int slim_watch_file_open(struct file *file)
+{
+	struct super_block *sb = file_inode(file)->i_sb;
+
+	/* a regular file on a superblock the open hook does not watch yet */
+	if (slim_lattice_on() && S_ISREG(file_inode(file)->i_mode) &&
+	    !slim_watched(sb)) {
+		slim_count(SLIM_C_UNWATCHED);
+		slim_watch_sb_later(sb);
+	}
+	return 0;
+}
+
+/* a new mount: its superblock is watched before mount(2) returns */
+static int slim_watch_sb_kern_mount(struct super_block *sb)
+{
+	if (slim_lattice_on() && !slim_watched(sb))
+		slim_watch_sb_later(sb);
+	return 0;
+}
+
+static const struct slim_hook slim_watch_hooks[] = {
+	SLIM_HOOK_INIT(file_open, slim_watch_file_open),
+	SLIM_HOOK_INIT(sb_kern_mount, slim_watch_sb_kern_mount),
+};
+
+int slim_watch_add_hooks(void)
+{
+	return slim_add_hooks(slim_watch_hooks, ARRAY_SIZE(slim_watch_hooks),
+			      "watch");
 }
 
 /* ---- setup ---------------------------------------------------------------- */

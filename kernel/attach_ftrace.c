@@ -17,10 +17,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
-#include <linux/kallsyms.h>
+#include <linux/hash.h>
+#include <linux/kprobes.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/binfmts.h>
-#include "slim.h"
+#include "attach.h"
+#include "hooks.h"
 #include "compat.h"
 
 /*
@@ -30,7 +33,7 @@
  * may deny, one that may not): each ftrace_ops costs its own RCU-tasks
  * grace periods when it is unregistered, so fourteen made rmmod wait
  * fourteen times. @ip, the traced call site ftrace hands the callback, is
- * learnt from the symbol name at the function's first call.
+ * resolved from the symbol name once, at registration (slim_resolve()).
  */
 /* what the traced function returns: which denial stub stands in for it */
 enum slim_ret { SLIM_RET_INT, SLIM_RET_LONG, SLIM_RET_PTR };
@@ -41,7 +44,7 @@ struct slim_ftrace_hook {
 	bool can_deny;		/* may send the caller to a denial stub */
 	enum slim_ret ret;	/* int (default), long, or a pointer (NULL) */
 	bool optional;		/* absent from some kernels: then not traced */
-	unsigned long ip;	/* 0 until the first call */
+	unsigned long ip;	/* the call site; 0: not traced */
 };
 
 /*
@@ -106,70 +109,60 @@ static void notrace slim_ft_deny(struct ftrace_regs *fregs,
 
 #define ARG(n) slim_ftrace_arg(fregs, n)
 
+/*
+ * The callbacks' half of each hook: the traced function's arguments, read
+ * from the saved registers, given to the core (core.c) as the hook's.
+ * Nothing here decides: the core runs the hook's rules in order.
+ */
 static int slim_call_bprm_check(struct ftrace_regs *fregs)
 {
-	slim_bprm_check_security((struct linux_binprm *)ARG(0));
-	return 0;
+	return slim_hook_bprm_check_security((struct linux_binprm *)ARG(0));
 }
 
 /* security_mmap_file(file, prot, flags): prot as requested by the caller */
 static int slim_call_mmap_file(struct ftrace_regs *fregs)
 {
-	struct file *file = (struct file *)ARG(0);
-	int rc;
-
-	rc = slim_lattice_mmap(file, ARG(1), ARG(2));
-	if (!rc)
-		slim_mmap_file(file, ARG(1), ARG(1), ARG(2));
-	return rc;
+	return slim_hook_mmap_file((struct file *)ARG(0), ARG(1), ARG(1),
+				   ARG(2));
 }
 
 static int slim_call_file_open(struct ftrace_regs *fregs)
 {
-	struct file *file = (struct file *)ARG(0);
-
-	slim_file_open(file);
-	/* a regular file on a superblock the open hook does not watch yet */
-	if (slim_lattice_on() && S_ISREG(file_inode(file)->i_mode) &&
-	    !slim_watched(file_inode(file)->i_sb)) {
-		slim_count(SLIM_C_UNWATCHED);
-		slim_watch_sb_later(file_inode(file)->i_sb);
-	}
-	return 0;
+	return slim_hook_file_open((struct file *)ARG(0));
 }
 
 static int slim_call_file_permission(struct ftrace_regs *fregs)
 {
-	return slim_file_permission((struct file *)ARG(0), (int)ARG(1));
+	return slim_hook_file_permission((struct file *)ARG(0), (int)ARG(1));
 }
 
 static int slim_call_socket_sendmsg(struct ftrace_regs *fregs)
 {
-	return slim_socket_sendmsg((struct socket *)ARG(0),
-				   (struct msghdr *)ARG(1), (int)ARG(2));
+	return slim_hook_socket_sendmsg((struct socket *)ARG(0),
+					(struct msghdr *)ARG(1), (int)ARG(2));
 }
 
 static int slim_call_socket_recvmsg(struct ftrace_regs *fregs)
 {
-	return slim_socket_recvmsg((struct socket *)ARG(0),
-				   (struct msghdr *)ARG(1), (int)ARG(2),
-				   (int)ARG(3));
+	return slim_hook_socket_recvmsg((struct socket *)ARG(0),
+					(struct msghdr *)ARG(1), (int)ARG(2),
+					(int)ARG(3));
 }
 
 static int slim_call_task_alloc(struct ftrace_regs *fregs)
 {
-	return slim_task_alloc((struct task_struct *)ARG(0), ARG(1));
+	return slim_hook_task_alloc((struct task_struct *)ARG(0), ARG(1));
 }
 
 static int slim_call_task_free(struct ftrace_regs *fregs)
 {
-	slim_task_free((struct task_struct *)ARG(0));
+	slim_hook_task_free((struct task_struct *)ARG(0));
 	return 0;
 }
 
 static int slim_call_bprm_committed(struct ftrace_regs *fregs)
 {
-	slim_bprm_committed_creds((const struct linux_binprm *)ARG(0));
+	slim_hook_bprm_committed_creds((const struct linux_binprm *)ARG(0));
 	return 0;
 }
 
@@ -178,158 +171,174 @@ static int slim_call_bprm_committed(struct ftrace_regs *fregs)
  * dentry, name), inode_setattr(idmap, dentry, attr): the idmap's type
  * differs between kernels and is not used here.
  */
-static int slim_call_inode_xattr(struct ftrace_regs *fregs)
+static int slim_call_inode_setxattr(struct ftrace_regs *fregs)
 {
-	return slim_inode_setxattr((struct dentry *)ARG(1),
-				   (const char *)ARG(2));
+	return slim_hook_inode_setxattr((struct dentry *)ARG(1),
+					(const char *)ARG(2));
+}
+
+static int slim_call_inode_removexattr(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_removexattr((struct dentry *)ARG(1),
+					   (const char *)ARG(2));
 }
 
 static int slim_call_inode_setattr(struct ftrace_regs *fregs)
 {
-	int rc = slim_inode_change((struct dentry *)ARG(1));
-
-	if (!rc)
-		slim_inode_setattr((struct dentry *)ARG(1));
-	return rc;
+	return slim_hook_inode_setattr((struct dentry *)ARG(1));
 }
 
 /*
  * inode_set_acl(idmap, dentry, name, acl), inode_remove_acl(idmap, dentry,
  * name): 6.2 and later (6.1 sets an ACL through setxattr)
  */
-static int slim_call_inode_acl(struct ftrace_regs *fregs)
+static int slim_call_inode_set_acl(struct ftrace_regs *fregs)
 {
-	return slim_inode_change((struct dentry *)ARG(1));
+	return slim_hook_inode_set_acl((struct dentry *)ARG(1));
 }
 
-/* inode_unlink(dir, dentry) */
+static int slim_call_inode_remove_acl(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_remove_acl((struct dentry *)ARG(1));
+}
+
 static int slim_call_inode_unlink(struct ftrace_regs *fregs)
 {
-	return slim_inode_change((struct dentry *)ARG(1));
+	return slim_hook_inode_unlink((struct inode *)ARG(0),
+				      (struct dentry *)ARG(1));
 }
 
 /* inode_rename(old_dir, old_dentry, new_dir, new_dentry, flags) */
 static int slim_call_inode_rename(struct ftrace_regs *fregs)
 {
-	return slim_inode_rename((struct dentry *)ARG(1),
-				 (struct dentry *)ARG(3));
+	return slim_hook_inode_rename((struct inode *)ARG(0),
+				      (struct dentry *)ARG(1),
+				      (struct inode *)ARG(2),
+				      (struct dentry *)ARG(3));
 }
 
 static int slim_call_unix_may_send(struct ftrace_regs *fregs)
 {
-	return slim_unix_may_send((struct socket *)ARG(0),
-				  (struct socket *)ARG(1));
+	return slim_hook_unix_may_send((struct socket *)ARG(0),
+				       (struct socket *)ARG(1));
 }
 
 static int slim_call_sk_free(struct ftrace_regs *fregs)
 {
-	slim_sk_free((struct sock *)ARG(0));
+	slim_hook_sk_free_security((struct sock *)ARG(0));
 	return 0;
 }
 
 static int slim_call_shm_alloc(struct ftrace_regs *fregs)
 {
-	return slim_shm_alloc((struct kern_ipc_perm *)ARG(0));
+	return slim_hook_shm_alloc_security((struct kern_ipc_perm *)ARG(0));
 }
 
-/* shm_free(perm), msg_msg_free(msg) */
-static int slim_call_ipc_free(struct ftrace_regs *fregs)
+static int slim_call_shm_free(struct ftrace_regs *fregs)
 {
-	slim_ipc_free((const void *)ARG(0));
+	slim_hook_shm_free_security((struct kern_ipc_perm *)ARG(0));
+	return 0;
+}
+
+static int slim_call_msg_free(struct ftrace_regs *fregs)
+{
+	slim_hook_msg_msg_free_security((struct msg_msg *)ARG(0));
 	return 0;
 }
 
 /* shm_shmat(perm, shmaddr, shmflg) */
 static int slim_call_shm_shmat(struct ftrace_regs *fregs)
 {
-	return slim_shm_shmat((struct kern_ipc_perm *)ARG(0), (int)ARG(2));
+	return slim_hook_shm_shmat((struct kern_ipc_perm *)ARG(0),
+				   (char __user *)ARG(1), (int)ARG(2));
 }
 
 /* msg_queue_msgsnd(perm, msg, msqflg) */
 static int slim_call_msg_msgsnd(struct ftrace_regs *fregs)
 {
-	return slim_msg_msgsnd((struct msg_msg *)ARG(1));
+	return slim_hook_msg_queue_msgsnd((struct kern_ipc_perm *)ARG(0),
+					  (struct msg_msg *)ARG(1),
+					  (int)ARG(2));
 }
 
 /* msg_queue_msgrcv(perm, msg, target, type, mode) */
 static int slim_call_msg_msgrcv(struct ftrace_regs *fregs)
 {
-	return slim_msg_msgrcv((struct msg_msg *)ARG(1),
-			       (struct task_struct *)ARG(2));
+	return slim_hook_msg_queue_msgrcv((struct kern_ipc_perm *)ARG(0),
+					  (struct msg_msg *)ARG(1),
+					  (struct task_struct *)ARG(2),
+					  (long)ARG(3), (int)ARG(4));
 }
 
 static int slim_call_ptrace_access(struct ftrace_regs *fregs)
 {
-	return slim_ptrace_access((struct task_struct *)ARG(0),
-				  (unsigned int)ARG(1));
+	return slim_hook_ptrace_access_check((struct task_struct *)ARG(0),
+					     (unsigned int)ARG(1));
 }
 
 static int slim_call_ptrace_traceme(struct ftrace_regs *fregs)
 {
-	return slim_ptrace_traceme((struct task_struct *)ARG(0));
+	return slim_hook_ptrace_traceme((struct task_struct *)ARG(0));
 }
 
 static int slim_call_task_kill(struct ftrace_regs *fregs)
 {
-	return slim_task_kill((struct task_struct *)ARG(0),
-			      (struct kernel_siginfo *)ARG(1), (int)ARG(2),
-			      (const struct cred *)ARG(3));
+	return slim_hook_task_kill((struct task_struct *)ARG(0),
+				   (struct kernel_siginfo *)ARG(1),
+				   (int)ARG(2), (const struct cred *)ARG(3));
 }
 
 /* file_mprotect(vma, reqprot, prot) */
 static int slim_call_file_mprotect(struct ftrace_regs *fregs)
 {
-	return slim_file_mprotect((struct vm_area_struct *)ARG(0), ARG(2));
+	return slim_hook_file_mprotect((struct vm_area_struct *)ARG(0),
+				       ARG(1), ARG(2));
 }
 
 static int slim_call_inode_free(struct ftrace_regs *fregs)
 {
-	slim_inode_free_security((struct inode *)ARG(0));
+	slim_hook_inode_free_security((struct inode *)ARG(0));
 	return 0;
 }
 
-/* a new mount: its superblock is watched before mount(2) returns */
 static int slim_call_sb_kern_mount(struct ftrace_regs *fregs)
 {
-	struct super_block *sb = (struct super_block *)ARG(0);
-
-	if (slim_lattice_on() && !slim_watched(sb))
-		slim_watch_sb_later(sb);
-	return 0;
+	return slim_hook_sb_kern_mount((struct super_block *)ARG(0));
 }
 
 /* get_pipe_info(file, for_splice): splice, tee and vmsplice reach a pipe */
 static int slim_call_get_pipe_info(struct ftrace_regs *fregs)
 {
-	return slim_pipe_info((struct file *)ARG(0), (bool)ARG(1));
+	return slim_hook_get_pipe_info((struct file *)ARG(0), (bool)ARG(1));
 }
 
 /* do_splice(in, off_in, out, off_out, len, flags) */
 static int slim_call_do_splice(struct ftrace_regs *fregs)
 {
-	return slim_splice((struct file *)ARG(0), (struct file *)ARG(2));
+	return slim_hook_do_splice((struct file *)ARG(0),
+				   (struct file *)ARG(2));
 }
 
 static int slim_call_msg_alloc(struct ftrace_regs *fregs)
 {
-	return slim_msg_alloc((struct msg_msg *)ARG(0));
+	return slim_hook_msg_msg_alloc_security((struct msg_msg *)ARG(0));
 }
 
 /* store_msg(dest, msg, len) */
 static int slim_call_store_msg(struct ftrace_regs *fregs)
 {
-	return slim_msg_store((struct msg_msg *)ARG(1));
+	return slim_hook_store_msg((struct msg_msg *)ARG(1));
 }
 
 /* sock_sendpage(file, page, offset, size, ppos, more): 6.1 only */
 static int slim_call_sock_sendpage(struct ftrace_regs *fregs)
 {
-	return slim_sock_sendpage((struct file *)ARG(0));
+	return slim_hook_sock_sendpage((struct file *)ARG(0));
 }
 
 static int slim_call_file_set_fowner(struct ftrace_regs *fregs)
 {
-	slim_file_set_fowner((struct file *)ARG(0));
+	slim_hook_file_set_fowner((struct file *)ARG(0));
 	return 0;
 }
 
@@ -338,13 +347,13 @@ static int slim_call_file_send_sigiotask(struct ftrace_regs *fregs)
 {
 	struct fown_struct *fown = (struct fown_struct *)ARG(1);
 
-	return slim_file_send_sigiotask((struct task_struct *)ARG(0),
-					fown ? slim_fown_file(fown) : NULL);
+	return slim_hook_file_send_sigiotask((struct task_struct *)ARG(0),
+					     fown ? slim_fown_file(fown) : NULL);
 }
 
 static int slim_call_file_free(struct ftrace_regs *fregs)
 {
-	slim_file_free((struct file *)ARG(0));
+	slim_hook_file_free_security((struct file *)ARG(0));
 	return 0;
 }
 
@@ -359,16 +368,18 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	  .call = slim_call_bprm_committed },
 	{ .symbol = "security_sb_kern_mount",
 	  .call = slim_call_sb_kern_mount },
-	{ .symbol = "security_inode_setxattr", .call = slim_call_inode_xattr,
-	  .can_deny = true },
+	{ .symbol = "security_inode_setxattr",
+	  .call = slim_call_inode_setxattr, .can_deny = true },
 	{ .symbol = "security_inode_removexattr",
-	  .call = slim_call_inode_xattr, .can_deny = true },
+	  .call = slim_call_inode_removexattr, .can_deny = true },
 	{ .symbol = "security_inode_setattr",
 	  .call = slim_call_inode_setattr, .can_deny = true },
-	{ .symbol = "security_inode_set_acl", .call = slim_call_inode_acl,
-	  .can_deny = true, .optional = true },
-	{ .symbol = "security_inode_remove_acl", .call = slim_call_inode_acl,
-	  .can_deny = true, .optional = true },
+	{ .symbol = "security_inode_set_acl",
+	  .call = slim_call_inode_set_acl, .can_deny = true,
+	  .optional = true },
+	{ .symbol = "security_inode_remove_acl",
+	  .call = slim_call_inode_remove_acl, .can_deny = true,
+	  .optional = true },
 	{ .symbol = "security_inode_unlink", .call = slim_call_inode_unlink,
 	  .can_deny = true },
 	{ .symbol = "security_inode_rename", .call = slim_call_inode_rename,
@@ -378,8 +389,8 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	{ .symbol = "security_sk_free", .call = slim_call_sk_free },
 	{ .symbol = "security_shm_alloc", .call = slim_call_shm_alloc,
 	  .can_deny = true },
-	{ .symbol = "security_shm_free", .call = slim_call_ipc_free },
-	{ .symbol = "security_msg_msg_free", .call = slim_call_ipc_free },
+	{ .symbol = "security_shm_free", .call = slim_call_shm_free },
+	{ .symbol = "security_msg_msg_free", .call = slim_call_msg_free },
 	{ .symbol = "security_shm_shmat", .call = slim_call_shm_shmat,
 	  .can_deny = true },
 	{ .symbol = "security_msg_msg_alloc", .call = slim_call_msg_alloc,
@@ -427,36 +438,32 @@ static struct ftrace_ops slim_ops[2];
 static bool slim_ops_filtered[2], slim_ops_registered[2];
 
 /*
- * The first call of a traced function: which hook is it? The name of the
- * symbol holding @ip (never called through: see the top of this file).
- * Out of line, so that its buffer is on the stack only this once.
+ * The callback's index from call site to hook: open addressing, written
+ * before the ftrace_ops are registered and only read after.
  */
-static noinline notrace struct slim_ftrace_hook *slim_hook_learn(unsigned long ip,
-								 bool deny)
+#define SLIM_INDEX_BITS 7
+static struct slim_ftrace_hook *slim_index[1 << SLIM_INDEX_BITS];
+
+static void slim_index_add(struct slim_ftrace_hook *h)
 {
-	char name[KSYM_SYMBOL_LEN];
-	unsigned int i;
+	unsigned int i = hash_long(h->ip, SLIM_INDEX_BITS);
 
-	sprint_symbol_no_offset(name, ip);
-	for (i = 0; i < slim_nhooks; i++) {
-		struct slim_ftrace_hook *h = &slim_hooks[i];
-
-		if (h->can_deny == deny && !strcmp(name, h->symbol)) {
-			WRITE_ONCE(h->ip, ip);
-			return h;
-		}
-	}
-	return NULL;
+	while (slim_index[i])
+		i = (i + 1) & (ARRAY_SIZE(slim_index) - 1);
+	slim_index[i] = h;
 }
 
-static struct slim_ftrace_hook *slim_hook_of(unsigned long ip, bool deny)
+static struct slim_ftrace_hook *slim_hook_of(unsigned long ip)
 {
-	unsigned int i;
+	unsigned int i = hash_long(ip, SLIM_INDEX_BITS);
+	struct slim_ftrace_hook *h;
 
-	for (i = 0; i < slim_nhooks; i++)
-		if (READ_ONCE(slim_hooks[i].ip) == ip)
-			return &slim_hooks[i];
-	return slim_hook_learn(ip, deny);
+	while ((h = slim_index[i])) {
+		if (h->ip == ip)
+			return h;
+		i = (i + 1) & (ARRAY_SIZE(slim_index) - 1);
+	}
+	return NULL;
 }
 
 /* the ftrace callback of every hook; @op tells whether it may deny */
@@ -471,7 +478,7 @@ static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
 	bit = ftrace_test_recursion_trylock(ip, parent_ip);
 	if (bit < 0)
 		return;
-	h = slim_hook_of(ip, deny);
+	h = slim_hook_of(ip);
 	if (h) {
 		rc = h->call(fregs);
 		if (rc && deny)
@@ -482,24 +489,78 @@ static void notrace slim_ft_dispatch(unsigned long ip, unsigned long parent_ip,
 	ftrace_test_recursion_unlock(bit);
 }
 
-static int slim_filter_add(unsigned int k, const char *symbol, bool optional)
+/*
+ * The call site of every traced function, from its name, all at once:
+ * ftrace_set_filter() would scan every ftrace record by name for each
+ * function (about 0.4 s each in a TCG guest). A kprobe registered disabled
+ * resolves its symbol (kallsyms, a binary search on both kernels) and the
+ * probe address on the function's entry (past an ENDBR on IBT kernels:
+ * the __fentry__ call site ftrace hands the callback), and is never armed.
+ * Nothing is called through the address (see the top of this file).
+ */
+static int slim_resolve(void)
 {
-	unsigned char name[KSYM_NAME_LEN];
+	struct kprobe *kps, **reg;
+	unsigned int i, n = 0;
+	int rc = 0;
+
+	kps = kcalloc(ARRAY_SIZE(slim_hooks), sizeof(*kps), GFP_KERNEL);
+	reg = kcalloc(ARRAY_SIZE(slim_hooks), sizeof(*reg), GFP_KERNEL);
+	if (!kps || !reg) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < slim_nhooks; i++) {
+		struct slim_ftrace_hook *h = &slim_hooks[i];
+		struct kprobe *kp = &kps[i];
+
+		h->ip = 0;
+		kp->symbol_name = h->symbol;
+		kp->flags = KPROBE_FLAG_DISABLED;
+		rc = register_kprobe(kp);
+		if (rc) {
+			if (h->optional) {
+				pr_info("%s is not in this kernel: not traced\n",
+					h->symbol);
+				rc = 0;
+				continue;
+			}
+			pr_err("cannot find %s: %d\n", h->symbol, rc);
+			break;
+		}
+		reg[n++] = kp;
+		h->ip = (unsigned long)kp->addr;
+	}
+	/* one RCU grace period for all of them */
+	if (n)
+		unregister_kprobes(reg, n);
+out:
+	kfree(reg);
+	kfree(kps);
+	return rc;
+}
+
+/* one filter update per ftrace_ops, by address: no name scan */
+static int slim_filter_set(unsigned int k)
+{
+	unsigned long *ips;
+	unsigned int i, n = 0;
 	int rc;
 
-	strscpy((char *)name, symbol, sizeof(name));
-	rc = ftrace_set_filter(&slim_ops[k], name, strlen(symbol),
-			       !slim_ops_filtered[k]);
-	if (rc) {
-		if (optional) {
-			pr_info("%s is not in this kernel: not traced\n", symbol);
-			return 0;
-		}
-		pr_err("cannot trace %s: %d\n", symbol, rc);
-		return rc;
-	}
-	slim_ops_filtered[k] = true;
-	return 0;
+	ips = kcalloc(ARRAY_SIZE(slim_hooks), sizeof(*ips), GFP_KERNEL);
+	if (!ips)
+		return -ENOMEM;
+	for (i = 0; i < slim_nhooks; i++)
+		if (slim_hooks[i].ip && slim_hooks[i].can_deny == k)
+			ips[n++] = slim_hooks[i].ip;
+	rc = n ? ftrace_set_filter_ips(&slim_ops[k], ips, n, 0, 1) : 0;
+	if (rc)
+		pr_err("cannot trace the %s hooks: %d\n",
+		       k ? "denying" : "observing", rc);
+	else if (n)
+		slim_ops_filtered[k] = true;
+	kfree(ips);
+	return rc;
 }
 
 int slim_attach(void)
@@ -507,15 +568,20 @@ int slim_attach(void)
 	unsigned int i, k;
 	int rc;
 
+	memset(slim_index, 0, sizeof(slim_index));
+	rc = slim_resolve();
+	if (rc)
+		return rc;
+	for (i = 0; i < slim_nhooks; i++)
+		if (slim_hooks[i].ip)
+			slim_index_add(&slim_hooks[i]);
 	for (k = 0; k < ARRAY_SIZE(slim_ops); k++) {
 		memset(&slim_ops[k], 0, sizeof(slim_ops[k]));
 		slim_ops[k].func = slim_ft_dispatch;
 	}
 	slim_ops[1].flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
-	for (i = 0; i < slim_nhooks; i++) {
-		slim_hooks[i].ip = 0;
-		rc = slim_filter_add(slim_hooks[i].can_deny, slim_hooks[i].symbol,
-				     slim_hooks[i].optional);
+	for (k = 0; k < ARRAY_SIZE(slim_ops); k++) {
+		rc = slim_filter_set(k);
 		if (rc)
 			goto err;
 	}

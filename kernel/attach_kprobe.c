@@ -30,7 +30,8 @@
 #include <linux/net.h>
 #include <linux/uio.h>
 #include <net/sock.h>
-#include "slim.h"
+#include "attach.h"
+#include "hooks.h"
 
 static unsigned int slim_inflight = 4096;
 module_param_named(ipc_inflight, slim_inflight, uint, 0444);
@@ -57,7 +58,7 @@ static int slim_pipe_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!file || (long)regs_return_value(regs) <= 0)
 		return 0;
-	rc = slim_pipe_read_done(file, GFP_ATOMIC);
+	rc = slim_hook_pipe_read_done(file, GFP_ATOMIC);
 	if (rc)
 		regs_set_return_value(regs, rc);
 	return 0;
@@ -78,7 +79,7 @@ static int slim_unix_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (!sk || (long)regs_return_value(regs) <= 0)
 		return 0;
-	rc = slim_unix_recv_done(sk);
+	rc = slim_hook_unix_recv_done(sk);
 	if (rc)
 		regs_set_return_value(regs, rc);
 	return 0;
@@ -105,8 +106,12 @@ static struct slim_rprobe slim_rprobes[] = {
 		    struct sock *),
 };
 
-/* atomic context: reports returns missed since the last look */
-void slim_kprobes_check_missed(void)
+/*
+ * Atomic context: hands each function's returns missed since the last look
+ * to @report. The lattice looks through the core (slim_poll_missed())
+ * when a read returns, and counts and reports them.
+ */
+static void slim_kprobes_check_missed(slim_missed_fn report)
 {
 	unsigned long now, seen;
 	unsigned int i;
@@ -120,8 +125,7 @@ void slim_kprobes_check_missed(void)
 		seen = READ_ONCE(r->missed);
 		if (now == seen || cmpxchg(&r->missed, seen, now) != seen)
 			continue;
-		atomic_long_add(now - seen, &slim_counters[SLIM_C_IPC_MISSED]);
-		slim_event_missed();
+		report(now - seen);
 		pr_warn_ratelimited("%lu returns of %s missed (ipc_inflight=%u): reported as dropped lattice events\n",
 				    now - seen, r->rp.kp.symbol_name,
 				    slim_inflight);
@@ -150,6 +154,7 @@ int slim_kprobes_init(void)
 		}
 		WRITE_ONCE(r->registered, true);
 	}
+	slim_set_missed_poll(slim_kprobes_check_missed);
 	return 0;
 }
 
@@ -162,6 +167,7 @@ void slim_kprobes_exit(void)
 {
 	int i;
 
+	slim_set_missed_poll(NULL);
 	for (i = ARRAY_SIZE(slim_rprobes) - 1; i >= 0; i--) {
 		struct slim_rprobe *r = &slim_rprobes[i];
 

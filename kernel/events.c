@@ -25,6 +25,10 @@
 #include <linux/moduleparam.h>
 #include <crypto/sha2.h>
 #include "slim.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
 #include "compat.h"
 
 static unsigned int slim_ev_burst = 32;
@@ -39,23 +43,7 @@ static unsigned int slim_ev_max = 4096;
 module_param_named(events_max, slim_ev_max, uint, 0444);
 MODULE_PARM_DESC(events_max, "Relabel and demotion records per module instance, then only counted (default 4096)");
 
-#define SLIM_EV_VERSION 1
-#define SLIM_EV_HDR 24
-#define SLIM_EV_STR_MAX 255
 #define SLIM_EV_QUEUE_MAX 256
-
-enum slim_ev_type {
-	SLIM_EV_LOAD = 1, SLIM_EV_MODE, SLIM_EV_POLICY, SLIM_EV_EVM_KEY,
-	SLIM_EV_RELABEL, SLIM_EV_DEMOTION, SLIM_EV_DROPPED,
-};
-
-enum slim_ev_tag {
-	SLIM_T_VERSION = 1, SLIM_T_MODE, SLIM_T_OLD_MODE, SLIM_T_PCR,
-	SLIM_T_LOCK, SLIM_T_EVM_DEMOTE, SLIM_T_DEFAULT_LABEL, SLIM_T_DIGEST,
-	SLIM_T_PID, SLIM_T_COMM, SLIM_T_EXE, SLIM_T_OLD_LABEL,
-	SLIM_T_NEW_LABEL, SLIM_T_PATH, SLIM_T_CAUSE, SLIM_T_COUNT,
-	SLIM_T_SOURCE, SLIM_T_FINAL,
-};
 
 struct slim_ev {
 	struct list_head list;
@@ -275,6 +263,7 @@ static bool slim_ev_take_token(void)
 	unsigned long now = jiffies;
 	u64 cap = (u64)slim_ev_burst * HZ;
 
+	lockdep_assert_held(&slim_ev_lock);
 	slim_ev_tokens += (u64)(now - slim_ev_stamp) * slim_ev_rate;
 	slim_ev_stamp = now;
 	if (slim_ev_tokens > cap)
@@ -407,6 +396,7 @@ void slim_event_relabel(const struct path *path, const char *old,
 {
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_RELABEL, GFP_KERNEL);
 
+	might_sleep();
 	if (ev) {
 		slim_ev_str(ev, SLIM_T_PATH,
 			    slim_objname(path, NULL, ev->scratch,
@@ -423,6 +413,7 @@ void slim_event_mode(int old, int mode)
 {
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_MODE, GFP_KERNEL);
 
+	might_sleep();
 	if (!ev) {
 		pr_err("mode change not listed: out of memory\n");
 		slim_count(SLIM_C_EV_DROPPED);
@@ -443,6 +434,7 @@ void slim_event_policy(const char *text, size_t len, bool written)
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_POLICY, GFP_KERNEL);
 	u8 digest[SHA256_DIGEST_SIZE];
 
+	might_sleep();
 	sha256((const u8 *)text, len, digest);
 	mutex_lock(&slim_ev_policy_mutex);
 	memcpy(slim_ev_policy_digest, digest, sizeof(digest));
@@ -475,6 +467,7 @@ void slim_event_evm_key(void)
 {
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_EVM_KEY, GFP_KERNEL);
 
+	might_sleep();
 	if (!ev) {
 		pr_err("EVM key record not listed: out of memory\n");
 		slim_count(SLIM_C_EV_DROPPED);

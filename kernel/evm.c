@@ -29,7 +29,8 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/xattr.h>
-#include "slim.h"
+#include "lattice.h"
+#include "evm.h"
 
 static const char *const slim_evm_protected[] = {
 	SLIM_XATTR, "security.ima", "security.capability", "security.selinux",
@@ -76,6 +77,7 @@ int slim_evm_calc(struct dentry *dentry, struct inode *inode,
 	ssize_t n;
 	int rc;
 
+	might_sleep();
 	if (!slim_evm_has_key())
 		return -ENOKEY;
 	buf = kmalloc(SLIM_EVM_VALUE_MAX, GFP_KERNEL);
@@ -134,6 +136,7 @@ enum slim_evm_status slim_evm_verify(struct dentry *dentry,
 	ssize_t n;
 	int rc;
 
+	might_sleep();
 	if (!slim_evm_has_key()) {
 		slim_count(SLIM_C_EVM_UNVERIFIED);
 		return SLIM_EVM_NOKEY;
@@ -166,6 +169,8 @@ int slim_evm_write(struct dentry *dentry, struct inode *inode,
 	u8 val[SLIM_EVM_LEN];
 	int rc;
 
+	might_sleep();
+	lockdep_assert_held(&inode->i_rwsem);
 	rc = slim_evm_calc(dentry, inode, val + 1);
 	if (rc)
 		return rc;
@@ -212,13 +217,12 @@ int slim_evm_load_key(const char *desc)
 			desc, rc, SLIM_EVM_KEY_LEN);
 	else
 		pr_notice("EVM key loaded: labels are verified from now on\n");
-	if (!rc)
-		slim_event_evm_key();
 	return rc;
 }
 
 int slim_evm_init(void)
 {
+	BUILD_BUG_ON(SLIM_EVM_LEN != 1 + SHA256_DIGEST_SIZE);
 	slim_evm_tfm = crypto_alloc_shash("hmac(sha256)", 0, 0);
 	if (IS_ERR(slim_evm_tfm)) {
 		int rc = PTR_ERR(slim_evm_tfm);

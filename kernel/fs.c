@@ -11,7 +11,8 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/module.h>
-#include "slim.h"
+#include "measure.h"
+#include "events.h"
 
 #define SLIM_POLICY_MAX (64 * 1024)
 

@@ -23,7 +23,11 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
-#include "slim.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
+#include "attach.h"
 
 #define SLIM_RELABEL_MAX (SLIM_LABEL_MAX + 1 + PATH_MAX)
 
@@ -201,8 +205,10 @@ static ssize_t slim_evm_key_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(buf);
 	rc = slim_evm_load_key(buf);
 	kfree(buf);
-	if (!rc)
+	if (!rc) {
+		slim_event_evm_key();
 		slim_inode_stale_all();
+	}
 	return rc ? rc : count;
 }
 

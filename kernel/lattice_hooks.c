@@ -22,6 +22,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/binfmts.h>
 #include <linux/file.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
@@ -35,6 +36,11 @@
 #include <linux/xattr.h>
 #include <net/sock.h>
 #include "slim.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
+#include "hooks.h"
 #include "compat.h"
 
 const struct slim_level slim_ip_level = {
@@ -69,7 +75,7 @@ bool slim_lattice_file(const struct file *file)
 	const struct inode *inode = file ? file_inode(file) : NULL;
 
 	return inode && S_ISREG(inode->i_mode) && !IS_PRIVATE(inode) &&
-		slim_watchable(inode->i_sb);
+		slim_sb_labeled(inode->i_sb);
 }
 
 int slim_check_write(const struct path *path, const struct slim_level *t,
@@ -271,6 +277,7 @@ int slim_lattice_file_open(struct file *file)
 	struct slim_level t, obj;
 	int rc = 0;
 
+	might_sleep();
 	if (!slim_lattice_on() || !slim_lattice_task() ||
 	    !slim_lattice_file(file))
 		return 0;
@@ -315,8 +322,9 @@ int slim_file_permission(struct file *file, int mask)
 	return slim_apply_read(&file->f_path, &t, &obj, GFP_ATOMIC);
 }
 
-int slim_lattice_mmap(struct file *file, unsigned long prot,
-		      unsigned long flags)
+/* mmap_file: @prot as the caller asked (security_mmap_file()'s) */
+int slim_lattice_mmap(struct file *file, unsigned long reqprot,
+		      unsigned long prot, unsigned long flags)
 {
 	struct slim_level t, obj;
 	int rc;
@@ -441,13 +449,18 @@ int slim_inode_setxattr(struct dentry *dentry, const char *name)
 	return slim_deny(SLIM_RULE_LABEL, NULL, dentry, &t, &obj);
 }
 
-/* uid, gid and mode are in the HMAC: check the label again next time */
-void slim_inode_setattr(struct dentry *dentry)
+/*
+ * A change of attributes: refused up in integrity (slim_inode_change());
+ * else uid, gid and mode are in the HMAC: check the label again next time.
+ */
+int slim_lattice_inode_setattr(struct dentry *dentry)
 {
 	struct inode *inode = dentry ? d_backing_inode(dentry) : NULL;
+	int rc = slim_inode_change(dentry);
 
-	if (slim_is_active() && inode)
+	if (!rc && slim_is_active() && inode)
 		slim_inode_stale(inode);
+	return rc;
 }
 
 void slim_inode_free_security(struct inode *inode)
@@ -469,6 +482,7 @@ int slim_relabel(const char *name, const struct slim_level *l)
 	struct path path;
 	int n, rc;
 
+	might_sleep();
 	rc = kern_path(name, LOOKUP_FOLLOW, &path);
 	if (rc)
 		return rc;
@@ -512,4 +526,25 @@ int slim_relabel(const char *name, const struct slim_level *l)
 out:
 	path_put(&path);
 	return rc;
+}
+
+static const struct slim_hook slim_lattice_file_hooks[] = {
+	SLIM_HOOK_INIT(file_open_perm, slim_lattice_file_open),
+	SLIM_HOOK_INIT(file_permission, slim_file_permission),
+	SLIM_HOOK_INIT(mmap_file, slim_lattice_mmap),
+	SLIM_HOOK_INIT(socket_sendmsg, slim_socket_sendmsg),
+	SLIM_HOOK_INIT(socket_recvmsg, slim_socket_recvmsg),
+	SLIM_HOOK_INIT(task_alloc, slim_task_alloc),
+	SLIM_HOOK_INIT(task_free, slim_task_free),
+	SLIM_HOOK_INIT(bprm_committed_creds, slim_bprm_committed_creds),
+	SLIM_HOOK_INIT(inode_setxattr, slim_inode_setxattr),
+	SLIM_HOOK_INIT(inode_removexattr, slim_inode_setxattr),
+	SLIM_HOOK_INIT(inode_setattr, slim_lattice_inode_setattr),
+	SLIM_HOOK_INIT(inode_free_security, slim_inode_free_security),
+};
+
+int slim_lattice_file_add_hooks(void)
+{
+	return slim_add_hooks(slim_lattice_file_hooks,
+			      ARRAY_SIZE(slim_lattice_file_hooks), "lattice");
 }

@@ -37,6 +37,19 @@
 #include <net/sock.h>
 #include <net/af_unix.h>
 #include "slim.h"
+#include "lattice.h"
+#include "events.h"
+#include "hooks.h"
+
+/*
+ * Reads whose return a kretprobe missed (attach_kprobe.c): a demotion may
+ * be missing, reported as a dropped lattice record and in ipc_missed.
+ */
+static void slim_ipc_missed(unsigned long missed)
+{
+	atomic_long_add(missed, &slim_counters[SLIM_C_IPC_MISSED]);
+	slim_event_missed();
+}
 
 /* pipes and FIFOs: keyed by their inode (freed by the inode_free hook) */
 
@@ -56,7 +69,7 @@ int slim_pipe_read_done(struct file *file, gfp_t gfp)
 
 	if (!slim_lattice_on() || !slim_lattice_task())
 		return 0;
-	slim_kprobes_check_missed();
+	slim_poll_missed(slim_ipc_missed);
 	t = slim_task_level(current);
 	obj = slim_obj_level(file_inode(file));
 	return slim_read_from(current, SLIM_CAUSE_PIPE, &file->f_path, &t,
@@ -105,7 +118,7 @@ int slim_unix_recv_done(struct sock *sk)
 
 	if (!slim_lattice_on() || !slim_lattice_task())
 		return 0;
-	slim_kprobes_check_missed();
+	slim_poll_missed(slim_ipc_missed);
 	t = slim_task_level(current);
 	obj = slim_obj_level(sk);
 	return slim_read_from(current, SLIM_CAUSE_UNIX, NULL, &t, &obj,
@@ -142,7 +155,8 @@ void slim_ipc_free(const void *obj)
 		slim_obj_forget(obj);
 }
 
-int slim_shm_shmat(struct kern_ipc_perm *perm, int shmflg)
+int slim_shm_shmat(struct kern_ipc_perm *perm, char __user *shmaddr,
+		   int shmflg)
 {
 	const char *what = slim_cause_name(SLIM_CAUSE_SHM);
 	struct slim_level t, obj;
@@ -169,10 +183,12 @@ int slim_shm_shmat(struct kern_ipc_perm *perm, int shmflg)
 }
 
 /* under the queue's lock; may be called again for the same message */
-int slim_msg_msgsnd(struct msg_msg *msg)
+int slim_msg_msgsnd(struct kern_ipc_perm *perm, struct msg_msg *msg,
+		    int msqflg)
 {
 	struct slim_level t, w;
 
+	lockdep_assert_held(&perm->lock);
 	if (!slim_lattice_on() || !slim_lattice_task())
 		return 0;
 	t = slim_task_level(current);
@@ -187,7 +203,8 @@ int slim_msg_msgsnd(struct msg_msg *msg)
  * @target receives @msg: current, or (a sender handing the message to a
  * receiver that waits in msgrcv) a task blocked in that system call.
  */
-int slim_msg_msgrcv(struct msg_msg *msg, struct task_struct *target)
+int slim_msg_msgrcv(struct kern_ipc_perm *perm, struct msg_msg *msg,
+		    struct task_struct *target, long type, int mode)
 {
 	struct slim_level t, obj;
 
@@ -337,7 +354,8 @@ void slim_file_free(struct file *file)
  * cannot look at the mappings and is refused in enforce mode (the file was
  * read when it was mapped; only a label changed since would demote).
  */
-int slim_file_mprotect(struct vm_area_struct *vma, unsigned long prot)
+int slim_file_mprotect(struct vm_area_struct *vma, unsigned long reqprot,
+		       unsigned long prot)
 {
 	struct file *file = vma->vm_file;
 	struct slim_level t, obj;
@@ -375,7 +393,7 @@ int slim_inode_change(struct dentry *dentry)
 
 	if (!inode || !S_ISREG(inode->i_mode) || IS_PRIVATE(inode) ||
 	    !slim_lattice_on() || !slim_lattice_task() ||
-	    !slim_watchable(inode->i_sb))
+	    !slim_sb_labeled(inode->i_sb))
 		return 0;
 	t = slim_task_level(current);
 	if (t.integ == SLIM_I_SYSTEM)
@@ -386,9 +404,55 @@ int slim_inode_change(struct dentry *dentry)
 	return 0;
 }
 
-int slim_inode_rename(struct dentry *old, struct dentry *new)
+int slim_inode_rename(struct inode *old_dir, struct dentry *old,
+		      struct inode *new_dir, struct dentry *new)
 {
 	int rc = slim_inode_change(old);
 
 	return rc ? rc : slim_inode_change(new);
+}
+
+int slim_inode_unlink(struct inode *dir, struct dentry *dentry)
+{
+	return slim_inode_change(dentry);
+}
+
+static void slim_shm_free(struct kern_ipc_perm *perm)
+{
+	slim_ipc_free(perm);
+}
+
+static void slim_msg_free(struct msg_msg *msg)
+{
+	slim_ipc_free(msg);
+}
+
+static const struct slim_hook slim_lattice_ipc_hooks[] = {
+	SLIM_HOOK_INIT(pipe_read_done, slim_pipe_read_done),
+	SLIM_HOOK_INIT(unix_may_send, slim_unix_may_send),
+	SLIM_HOOK_INIT(unix_recv_done, slim_unix_recv_done),
+	SLIM_HOOK_INIT(sk_free_security, slim_sk_free),
+	SLIM_HOOK_INIT(shm_alloc_security, slim_shm_alloc),
+	SLIM_HOOK_INIT(shm_free_security, slim_shm_free),
+	SLIM_HOOK_INIT(shm_shmat, slim_shm_shmat),
+	SLIM_HOOK_INIT(msg_msg_free_security, slim_msg_free),
+	SLIM_HOOK_INIT(msg_queue_msgsnd, slim_msg_msgsnd),
+	SLIM_HOOK_INIT(msg_queue_msgrcv, slim_msg_msgrcv),
+	SLIM_HOOK_INIT(ptrace_access_check, slim_ptrace_access),
+	SLIM_HOOK_INIT(ptrace_traceme, slim_ptrace_traceme),
+	SLIM_HOOK_INIT(task_kill, slim_task_kill),
+	SLIM_HOOK_INIT(file_set_fowner, slim_file_set_fowner),
+	SLIM_HOOK_INIT(file_send_sigiotask, slim_file_send_sigiotask),
+	SLIM_HOOK_INIT(file_free_security, slim_file_free),
+	SLIM_HOOK_INIT(file_mprotect, slim_file_mprotect),
+	SLIM_HOOK_INIT(inode_set_acl, slim_inode_change),
+	SLIM_HOOK_INIT(inode_remove_acl, slim_inode_change),
+	SLIM_HOOK_INIT(inode_unlink, slim_inode_unlink),
+	SLIM_HOOK_INIT(inode_rename, slim_inode_rename),
+};
+
+int slim_lattice_ipc_add_hooks(void)
+{
+	return slim_add_hooks(slim_lattice_ipc_hooks,
+			      ARRAY_SIZE(slim_lattice_ipc_hooks), "lattice");
 }

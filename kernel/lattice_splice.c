@@ -25,7 +25,8 @@
 #include <linux/fs.h>
 #include <linux/net.h>
 #include <net/sock.h>
-#include "slim.h"
+#include "lattice.h"
+#include "hooks.h"
 
 static bool slim_is_pipe(const struct file *file)
 {
@@ -150,4 +151,18 @@ int slim_sock_sendpage(struct file *file)
 	struct socket *sock = file ? sock_from_file(file) : NULL;
 
 	return sock ? slim_socket_sendmsg(sock, NULL, 0) : 0;
+}
+
+static const struct slim_hook slim_lattice_splice_hooks[] = {
+	SLIM_HOOK_INIT(get_pipe_info, slim_pipe_info),
+	SLIM_HOOK_INIT(do_splice, slim_splice),
+	SLIM_HOOK_INIT(msg_msg_alloc_security, slim_msg_alloc),
+	SLIM_HOOK_INIT(store_msg, slim_msg_store),
+	SLIM_HOOK_INIT(sock_sendpage, slim_sock_sendpage),
+};
+
+int slim_lattice_splice_add_hooks(void)
+{
+	return slim_add_hooks(slim_lattice_splice_hooks,
+			      ARRAY_SIZE(slim_lattice_splice_hooks), "lattice");
 }

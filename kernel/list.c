@@ -23,6 +23,7 @@
 #include <crypto/hash_info.h>
 #include <crypto/sha2.h>
 #include "slim.h"
+#include "measure.h"
 #include "compat.h"
 
 LIST_HEAD(slim_entries);
@@ -64,6 +65,7 @@ static int slim_extend(const u8 *data, u32 len, bool violation)
 	unsigned int i;
 	int rc;
 
+	lockdep_assert_held(&slim_list_mutex);
 	if (!slim_chip)
 		return 0;
 	for (i = 0; i < slim_chip->nr_allocated_banks; i++) {
@@ -137,6 +139,7 @@ static int slim_entry_commit(struct slim_entry *e, bool violation)
 {
 	int rc;
 
+	lockdep_assert_held(&slim_list_mutex);
 	if (!violation) {
 		rc = crypto_shash_tfm_digest(slim_sha1_tfm, e->data, e->len,
 					     e->digest);

@@ -9,6 +9,12 @@
 #include <linux/moduleparam.h>
 #include <linux/init.h>
 #include "slim.h"
+#include "measure.h"
+#include "lattice.h"
+#include "evm.h"
+#include "events.h"
+#include "attach.h"
+#include "hooks.h"
 
 unsigned int slim_pcr = 11;
 module_param_named(pcr, slim_pcr, uint, 0444);
@@ -33,6 +39,9 @@ static int __init slim_init(void)
 		pr_err("pcr=%u: must be 0..23\n", slim_pcr);
 		return -EINVAL;
 	}
+	rc = slim_hooks_init();
+	if (rc)
+		return rc;
 	rc = slim_policy_init();
 	if (rc)
 		return rc;
@@ -83,7 +92,8 @@ err_fs:
 err_events:
 	slim_events_exit();
 err_lattice:
-	slim_lattice_exit();
+	slim_task_state_exit();
+	slim_inode_state_exit();
 err_evm:
 	slim_evm_exit();
 err_list:
@@ -104,7 +114,8 @@ static void __exit slim_exit(void)
 	slim_lattice_fs_exit();
 	slim_fs_exit();
 	slim_events_exit();
-	slim_lattice_exit();
+	slim_task_state_exit();
+	slim_inode_state_exit();
 	slim_evm_exit();
 	slim_list_exit();
 	slim_measure_exit();

@@ -23,6 +23,7 @@
 #include <linux/string.h>
 #include <crypto/hash.h>
 #include "slim.h"
+#include "measure.h"
 #include "compat.h"
 
 #define SLIM_READ_CHUNK (32 * 1024)
@@ -137,6 +138,7 @@ static void slim_cache_drop_all(struct hlist_head *freelist)
 	struct hlist_node *tmp;
 	int bkt;
 
+	lockdep_assert_held(&slim_cache_lock);
 	hash_for_each_safe(slim_cache, bkt, tmp, c, node) {
 		hash_del(&c->node);
 		hlist_add_head(&c->node, freelist);

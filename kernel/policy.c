@@ -24,7 +24,8 @@
 #include <linux/seq_file.h>
 #include <linux/uidgid.h>
 #include <linux/cred.h>
-#include "slim.h"
+#include "measure.h"
+#include "lattice.h"
 
 #define SLIM_MAX_RULES 1024
 

@@ -2,7 +2,7 @@
 /*
  * label.c - the text form of a SLIM label:
  *   "<integrity> <secrecy> [guard-read=<integrity>] [guard-write=<secrecy>]"
- * parsed exactly as kernel/lattice.c parses it.
+ * parsed exactly as kernel/lattice_label.c parses it.
  */
 #include <stdio.h>
 #include <string.h>

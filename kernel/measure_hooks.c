@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * the hook functions, with the signatures of the LSM hooks of the
- * same names, so that they can be attached by any mechanism: the ftrace
- * attach layer of a stock kernel (attach_ftrace.c) or, built into a kernel,
- * security_add_hooks().
+ * measurement's hook functions, with the signatures of the LSM hooks of
+ * the same names, listed at the end of the file for the core (core.c),
+ * which the attach layers of a stock kernel reach (attach_ftrace.c); built
+ * into a kernel the same functions could be given to security_add_hooks()
+ * (lsm_check.c shows they build as an LSM_HOOK_INIT list).
  *
  * These functions may run in atomic context (an ftrace callback runs with
  * preemption disabled): they only look at cached state, decide, and hand
@@ -13,10 +14,13 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
+#include <linux/binfmts.h>
 #include <linux/mman.h>
 #include <linux/sched.h>
 #include <linux/cred.h>
 #include "slim.h"
+#include "measure.h"
+#include "hooks.h"
 
 static bool slim_task_hookable(void)
 {
@@ -35,16 +39,16 @@ static bool slim_file_hookable(struct file *file)
 	return file && S_ISREG(file_inode(file)->i_mode);
 }
 
-static int slim_check(struct file *file, enum slim_func func, int mask,
-		      unsigned int todo)
+/* measurement never denies: the hooks return 0 whatever slim_queue() says */
+static void slim_check(struct file *file, enum slim_func func, int mask,
+		       unsigned int todo)
 {
 	struct inode *inode = file_inode(file);
 
 	if (slim_policy_match(inode, current_cred(), func, mask))
 		todo |= SLIM_DO_MEASURE;
-	if (!todo)
-		return 0;
-	return slim_queue(file, func, mask, todo);
+	if (todo)
+		slim_queue(file, func, mask, todo);
 }
 
 int slim_bprm_check_security(struct linux_binprm *bprm)
@@ -52,7 +56,8 @@ int slim_bprm_check_security(struct linux_binprm *bprm)
 	if (!slim_is_active() || !slim_task_hookable() ||
 	    !slim_file_hookable(bprm->file))
 		return 0;
-	return slim_check(bprm->file, SLIM_BPRM_CHECK, MAY_EXEC, 0);
+	slim_check(bprm->file, SLIM_BPRM_CHECK, MAY_EXEC, 0);
+	return 0;
 }
 
 int slim_mmap_file(struct file *file, unsigned long reqprot,
@@ -63,7 +68,8 @@ int slim_mmap_file(struct file *file, unsigned long reqprot,
 	if (!slim_is_active() || !slim_task_hookable() ||
 	    !slim_file_hookable(file))
 		return 0;
-	return slim_check(file, SLIM_MMAP_CHECK, MAY_EXEC, 0);
+	slim_check(file, SLIM_MMAP_CHECK, MAY_EXEC, 0);
+	return 0;
 }
 
 int slim_file_open(struct file *file)
@@ -101,7 +107,19 @@ int slim_file_open(struct file *file)
 		/* measuring what someone else may be changing right now */
 		todo |= SLIM_DO_OPEN_WRITERS;
 	}
-	if (!todo)
-		return 0;
-	return slim_queue(file, SLIM_FILE_CHECK, mask, todo);
+	if (todo)
+		slim_queue(file, SLIM_FILE_CHECK, mask, todo);
+	return 0;
+}
+
+static const struct slim_hook slim_measure_hooks[] = {
+	SLIM_HOOK_INIT(bprm_check_security, slim_bprm_check_security),
+	SLIM_HOOK_INIT(mmap_file, slim_mmap_file),
+	SLIM_HOOK_INIT(file_open, slim_file_open),
+};
+
+int slim_measure_add_hooks(void)
+{
+	return slim_add_hooks(slim_measure_hooks,
+			      ARRAY_SIZE(slim_measure_hooks), "measure");
 }

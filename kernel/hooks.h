@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * the core's hook table (core.c).
+ *
+ * Each concern (the lattice's files, measurement) declares the hooks it
+ * implements in one list at the end of its file, with SLIM_HOOK_INIT()
+ * as an LSM uses LSM_HOOK_INIT(), and gives it to slim_add_hooks() from
+ * its *_add_hooks() function. slim_hooks_init() adds the concerns in the
+ * order their rules run for every hook, as LSM stacking orders them: the
+ * lattice (it may deny), then measurement; last, the bookkeeping of the
+ * attach layer that reaches the sleepable open hook. The attach layers
+ * (attach_ftrace.c, attach_kprobe.c, attach_fsnotify.c) decode a traced
+ * call's arguments and call slim_hook_NAME(), which runs the hook's rules
+ * in that order and returns the first error.
+ */
+#ifndef SLIM_HOOKS_H
+#define SLIM_HOOKS_H
+
+#include <linux/types.h>
+#include <linux/compiler.h>
+#include <linux/init.h>
+
+struct linux_binprm;
+struct file;
+struct vm_area_struct;
+struct task_struct;
+struct dentry;
+struct inode;
+struct super_block;
+struct kernel_siginfo;
+struct cred;
+struct socket;
+struct msghdr;
+struct sock;
+struct kern_ipc_perm;
+struct msg_msg;
+
+/*
+ * Every hook of the module. The name is the LSM hook's, or the traced
+ * function's for the few that are not LSM hooks. The arguments (union
+ * slim_hook_fn) are the LSM hook's, except where a hook takes only those
+ * it uses ("used args"): the others differ in type between the kernels
+ * (an idmap, a user namespace) and are not used.
+ */
+enum slim_hook_id {
+	/* files */
+	SLIM_HOOK_bprm_check_security,
+	SLIM_HOOK_bprm_committed_creds,
+	SLIM_HOOK_mmap_file,
+	SLIM_HOOK_file_open,
+	SLIM_HOOK_file_permission,
+	SLIM_HOOK_file_mprotect,
+	SLIM_HOOK_file_set_fowner,
+	/* used args: the task and the file whose owner is @fown */
+	SLIM_HOOK_file_send_sigiotask,
+	SLIM_HOOK_file_free_security,
+	/* used args, the next five: the dentry (and the xattr's name) */
+	SLIM_HOOK_inode_setxattr,
+	SLIM_HOOK_inode_removexattr,
+	SLIM_HOOK_inode_setattr,
+	SLIM_HOOK_inode_set_acl,
+	SLIM_HOOK_inode_remove_acl,
+	SLIM_HOOK_inode_unlink,
+	SLIM_HOOK_inode_rename,
+	SLIM_HOOK_inode_free_security,
+	SLIM_HOOK_sb_kern_mount,
+	/* tasks */
+	SLIM_HOOK_task_alloc,
+	SLIM_HOOK_task_free,
+	SLIM_HOOK_task_kill,
+	SLIM_HOOK_ptrace_access_check,
+	SLIM_HOOK_ptrace_traceme,
+	/* sockets and IPC */
+	SLIM_HOOK_socket_sendmsg,
+	SLIM_HOOK_socket_recvmsg,
+	SLIM_HOOK_unix_may_send,
+	SLIM_HOOK_sk_free_security,
+	SLIM_HOOK_shm_alloc_security,
+	SLIM_HOOK_shm_free_security,
+	SLIM_HOOK_shm_shmat,
+	SLIM_HOOK_msg_msg_alloc_security,
+	SLIM_HOOK_msg_msg_free_security,
+	SLIM_HOOK_msg_queue_msgsnd,
+	SLIM_HOOK_msg_queue_msgrcv,
+	/*
+	 * Not LSM hooks. file_open_perm: the sleepable open (an fsnotify
+	 * permission event, after the LSMs); get_pipe_info, do_splice,
+	 * store_msg, sock_sendpage (6.1 only): traced functions that reach
+	 * no LSM hook (used args); pipe_read_done, unix_recv_done: the
+	 * return of a read that took data from a pipe or a UNIX socket.
+	 */
+	SLIM_HOOK_file_open_perm,
+	SLIM_HOOK_get_pipe_info,
+	SLIM_HOOK_do_splice,
+	SLIM_HOOK_store_msg,
+	SLIM_HOOK_sock_sendpage,
+	SLIM_HOOK_pipe_read_done,
+	SLIM_HOOK_unix_recv_done,
+	SLIM_NHOOKS,
+};
+
+union slim_hook_fn {
+	int (*bprm_check_security)(struct linux_binprm *bprm);
+	void (*bprm_committed_creds)(const struct linux_binprm *bprm);
+	int (*mmap_file)(struct file *file, unsigned long reqprot,
+		unsigned long prot, unsigned long flags);
+	int (*file_open)(struct file *file);
+	int (*file_permission)(struct file *file, int mask);
+	int (*file_mprotect)(struct vm_area_struct *vma, unsigned long reqprot,
+		unsigned long prot);
+	void (*file_set_fowner)(struct file *file);
+	int (*file_send_sigiotask)(struct task_struct *tsk, struct file *file);
+	void (*file_free_security)(struct file *file);
+	int (*inode_setxattr)(struct dentry *dentry, const char *name);
+	int (*inode_removexattr)(struct dentry *dentry, const char *name);
+	int (*inode_setattr)(struct dentry *dentry);
+	int (*inode_set_acl)(struct dentry *dentry);
+	int (*inode_remove_acl)(struct dentry *dentry);
+	int (*inode_unlink)(struct inode *dir, struct dentry *dentry);
+	int (*inode_rename)(struct inode *old_dir, struct dentry *old_dentry,
+		struct inode *new_dir, struct dentry *new_dentry);
+	void (*inode_free_security)(struct inode *inode);
+	int (*sb_kern_mount)(struct super_block *sb);
+	int (*task_alloc)(struct task_struct *task, unsigned long clone_flags);
+	void (*task_free)(struct task_struct *task);
+	int (*task_kill)(struct task_struct *p, struct kernel_siginfo *info,
+		int sig, const struct cred *cred);
+	int (*ptrace_access_check)(struct task_struct *child,
+		unsigned int mode);
+	int (*ptrace_traceme)(struct task_struct *parent);
+	int (*socket_sendmsg)(struct socket *sock, struct msghdr *msg,
+		int size);
+	int (*socket_recvmsg)(struct socket *sock, struct msghdr *msg, int size,
+		int flags);
+	int (*unix_may_send)(struct socket *sock, struct socket *other);
+	void (*sk_free_security)(struct sock *sk);
+	int (*shm_alloc_security)(struct kern_ipc_perm *perm);
+	void (*shm_free_security)(struct kern_ipc_perm *perm);
+	int (*shm_shmat)(struct kern_ipc_perm *perm, char __user *shmaddr,
+		int shmflg);
+	int (*msg_msg_alloc_security)(struct msg_msg *msg);
+	void (*msg_msg_free_security)(struct msg_msg *msg);
+	int (*msg_queue_msgsnd)(struct kern_ipc_perm *perm, struct msg_msg *msg,
+		int msqflg);
+	int (*msg_queue_msgrcv)(struct kern_ipc_perm *perm, struct msg_msg *msg,
+		struct task_struct *target, long type, int mode);
+	int (*file_open_perm)(struct file *file);
+	int (*get_pipe_info)(struct file *file, bool for_splice);
+	int (*do_splice)(struct file *in, struct file *out);
+	int (*store_msg)(struct msg_msg *msg);
+	int (*sock_sendpage)(struct file *file);
+	int (*pipe_read_done)(struct file *file, gfp_t gfp);
+	int (*unix_recv_done)(struct sock *sk);
+};
+
+struct slim_hook {
+	enum slim_hook_id id;
+	union slim_hook_fn fn;
+};
+
+#define SLIM_HOOK_INIT(NAME, FUNC) \
+	{ .id = SLIM_HOOK_##NAME, .fn = { .NAME = FUNC } }
+
+int slim_add_hooks(const struct slim_hook *hooks, unsigned int n,
+		   const char *concern);
+int slim_hooks_init(void);
+
+/*
+ * each concern's list: the lattice (lattice_hooks.c, lattice_ipc.c,
+ * lattice_splice.c), measurement (measure_hooks.c), and the sleepable
+ * open's own bookkeeping (attach_fsnotify.c: which superblocks it watches)
+ */
+int slim_lattice_file_add_hooks(void);
+int slim_lattice_ipc_add_hooks(void);
+int slim_lattice_splice_add_hooks(void);
+int slim_measure_add_hooks(void);
+int slim_watch_add_hooks(void);
+
+/* what the attach layers call: the hook's rules, in order (core.c) */
+int slim_hook_bprm_check_security(struct linux_binprm *bprm);
+void slim_hook_bprm_committed_creds(const struct linux_binprm *bprm);
+int slim_hook_mmap_file(struct file *file, unsigned long reqprot,
+			unsigned long prot, unsigned long flags);
+int slim_hook_file_open(struct file *file);
+int slim_hook_file_permission(struct file *file, int mask);
+int slim_hook_file_mprotect(struct vm_area_struct *vma, unsigned long reqprot,
+			    unsigned long prot);
+void slim_hook_file_set_fowner(struct file *file);
+int slim_hook_file_send_sigiotask(struct task_struct *tsk, struct file *file);
+void slim_hook_file_free_security(struct file *file);
+int slim_hook_inode_setxattr(struct dentry *dentry, const char *name);
+int slim_hook_inode_removexattr(struct dentry *dentry, const char *name);
+int slim_hook_inode_setattr(struct dentry *dentry);
+int slim_hook_inode_set_acl(struct dentry *dentry);
+int slim_hook_inode_remove_acl(struct dentry *dentry);
+int slim_hook_inode_unlink(struct inode *dir, struct dentry *dentry);
+int slim_hook_inode_rename(struct inode *old_dir, struct dentry *old_dentry,
+			   struct inode *new_dir, struct dentry *new_dentry);
+void slim_hook_inode_free_security(struct inode *inode);
+int slim_hook_sb_kern_mount(struct super_block *sb);
+int slim_hook_task_alloc(struct task_struct *task, unsigned long clone_flags);
+void slim_hook_task_free(struct task_struct *task);
+int slim_hook_task_kill(struct task_struct *p, struct kernel_siginfo *info,
+			int sig, const struct cred *cred);
+int slim_hook_ptrace_access_check(struct task_struct *child, unsigned int mode);
+int slim_hook_ptrace_traceme(struct task_struct *parent);
+int slim_hook_socket_sendmsg(struct socket *sock, struct msghdr *msg, int size);
+int slim_hook_socket_recvmsg(struct socket *sock, struct msghdr *msg, int size,
+			     int flags);
+int slim_hook_unix_may_send(struct socket *sock, struct socket *other);
+void slim_hook_sk_free_security(struct sock *sk);
+int slim_hook_shm_alloc_security(struct kern_ipc_perm *perm);
+void slim_hook_shm_free_security(struct kern_ipc_perm *perm);
+int slim_hook_shm_shmat(struct kern_ipc_perm *perm, char __user *shmaddr,
+			int shmflg);
+int slim_hook_msg_msg_alloc_security(struct msg_msg *msg);
+void slim_hook_msg_msg_free_security(struct msg_msg *msg);
+int slim_hook_msg_queue_msgsnd(struct kern_ipc_perm *perm, struct msg_msg *msg,
+			       int msqflg);
+int slim_hook_msg_queue_msgrcv(struct kern_ipc_perm *perm, struct msg_msg *msg,
+			       struct task_struct *target, long type, int mode);
+int slim_hook_file_open_perm(struct file *file);
+int slim_hook_get_pipe_info(struct file *file, bool for_splice);
+int slim_hook_do_splice(struct file *in, struct file *out);
+int slim_hook_store_msg(struct msg_msg *msg);
+int slim_hook_sock_sendpage(struct file *file);
+int slim_hook_pipe_read_done(struct file *file, gfp_t gfp);
+int slim_hook_unix_recv_done(struct sock *sk);
+
+/*
+ * What an attach layer offers the rules, through the core (the rules do
+ * not call the attach layers): a look at the reads whose return a probe
+ * missed (attach_kprobe.c), each function's count since the last look
+ * handed to @report.
+ */
+typedef void (*slim_missed_fn)(unsigned long missed);
+typedef void (*slim_poll_fn)(slim_missed_fn report);
+void slim_set_missed_poll(slim_poll_fn poll);
+void slim_poll_missed(slim_missed_fn report);
+
+#endif /* SLIM_HOOKS_H */
