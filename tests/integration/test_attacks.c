@@ -135,6 +135,8 @@ static const struct route routes[] = {
 	{"DELETE", "/v1/agents/{id}", "/v1/agents/host-1", NULL, R_ADMIN},
 	{"PUT", "/v1/agents/{id}/whitelist", "/v1/agents/host-1/whitelist",
 	 "{\"name\":\"base\"}", R_ADMIN},
+	{"DELETE", "/v1/agents/{id}/clone", "/v1/agents/host-1/clone", NULL,
+	 R_ADMIN},
 	{"POST", "/v1/enrollment/tokens", "/v1/enrollment/tokens", "{}",
 	 R_ADMIN},
 	{"POST", "/v1/enroll", "/v1/enroll", NULL, R_OPEN},

@@ -112,9 +112,10 @@ static void test_migrations(void **state)
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
 	/*
-	 * Migration 5 on a database at schema 4 (nonces in a rowid table,
-	 * history unbounded): the nonces are kept, in a WITHOUT ROWID
-	 * table; history keeps each agent's newest 100 rows.
+	 * Migrations 5 and 6 on a database at schema 4 (nonces in a rowid
+	 * table, history unbounded, no clock_at/clone columns): the nonces
+	 * are kept, in a WITHOUT ROWID table; history keeps each agent's
+	 * newest 100 rows; an agent of before gets clock_at 0, clone ''.
 	 */
 	assert_int_equal(
 		sqlite3_exec(
@@ -131,12 +132,25 @@ static void test_migrations(void **state)
 			"'trusted', '{}' FROM i;"
 			"INSERT INTO history (agent, at, state, result) "
 			"VALUES ('m2', 1, 'trusted', '{}');"
+			"ALTER TABLE agents DROP COLUMN clock_at;"
+			"ALTER TABLE agents DROP COLUMN clone;"
+			"INSERT INTO agents (id, rev, state, reset_count, "
+			"restart_count, boot_count, enrolled_at, last_attest) "
+			"VALUES ('m3', 1, 'trusted', 1, 0, 1, 1, 1);"
 			"UPDATE schema_version SET version = 4",
 			NULL, NULL, NULL),
 		SQLITE_OK);
 	assert_int_equal(att_store_open(url, &s), 0);
 	assert_int_equal(att_store_schema_version(s, &v), 0);
-	assert_int_equal(v, 5);
+	assert_int_equal(v, 6);
+	{
+		struct att_agent_rec m3;
+
+		assert_int_equal(att_store_agent_get(s, "m3", &m3), 0);
+		assert_int_equal(m3.clock_at, 0);
+		assert_string_equal(m3.clone, "");
+		att_agent_rec_release(&m3);
+	}
 	assert_int_equal(sq_count(db,
 				  "SELECT count(*) FROM sqlite_master WHERE "
 				  "name = 'nonces' AND sql LIKE '%WITHOUT "
