@@ -330,8 +330,8 @@ void att_vh_schemas_for(const char *method, const char *path, int status,
 			    : "deleted.schema.json";
 	} else if (!strcmp(p, "/v1/agents")) {
 		*rs = "agent-list.schema.json";
-	} else if (!strncmp(p, "/v1/agents/", 11) && n == 4 &&
-		   strlen(p) > 6 && !strcmp(p + strlen(p) - 6, "/clone")) {
+	} else if (!strncmp(p, "/v1/agents/", 11) && n == 4 && strlen(p) > 6 &&
+		   !strcmp(p + strlen(p) - 6, "/clone")) {
 		*rs = "agent-summary.schema.json";
 	} else if (!strncmp(p, "/v1/agents/", 11) && n == 4) {
 		*rq = "assign-request.schema.json";
