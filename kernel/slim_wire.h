@@ -1,10 +1,11 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-only OR Apache-2.0 */
 /*
  * the module's wire formats, in one place: what user space reads and
  * writes (labels in security.slim, the EVM xattr, the lattice's event
  * records in the measurement list, docs/lattice-events.md, docs/evm.md).
- * Plain enums and macros, no kernel header: libattest's record parser and
- * slimctl can include this file as it is.
+ * Plain enums and macros, no kernel header: libattest's record parser
+ * (common/include/attest/lattice.h) and slimctl (slimctl/slimctl.h)
+ * include this file as it is (hence its second license).
  */
 #ifndef SLIM_WIRE_H
 #define SLIM_WIRE_H

@@ -10,11 +10,12 @@
 #include "attest/err.h"
 #include "slimctl.h"
 
-static const char *const slc_integ_names[] = {"UNTRUSTED", "USER", "SYSTEM"};
-static const char *const slc_secr_names[] = {"PUBLIC", "USER", "USER_SENSITIVE",
-					     "SYSTEM_SENSITIVE"};
+static const char *const slc_integ_names[] = SLIM_INTEG_NAMES;
+static const char *const slc_secr_names[] = SLIM_SECR_NAMES;
 
 #define SLC_N(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define GR_LEN	 (sizeof(SLIM_GUARD_READ) - 1)
+#define GW_LEN	 (sizeof(SLIM_GUARD_WRITE) - 1)
 
 static int slc_name_index(const char *s, size_t len, const char *const *names,
 			  int n)
@@ -56,16 +57,20 @@ int slc_label_parse(const char *s, size_t len, struct slc_level *out)
 			if (v < 0)
 				return ATT_E_FORMAT;
 			l.secr = v;
-		} else if (wl > 11 && !memcmp(s + w, "guard-read=", 11) &&
+		} else if (wl > GR_LEN &&
+			   !memcmp(s + w, SLIM_GUARD_READ, GR_LEN) &&
 			   l.gread == SLC_I_NONE) {
-			v = slc_name_index(s + w + 11, wl - 11, slc_integ_names,
+			v = slc_name_index(s + w + GR_LEN, wl - GR_LEN,
+					   slc_integ_names,
 					   SLC_N(slc_integ_names));
 			if (v < 0)
 				return ATT_E_FORMAT;
 			l.gread = v;
-		} else if (wl > 12 && !memcmp(s + w, "guard-write=", 12) &&
+		} else if (wl > GW_LEN &&
+			   !memcmp(s + w, SLIM_GUARD_WRITE, GW_LEN) &&
 			   l.gwrite == SLC_S_NONE) {
-			v = slc_name_index(s + w + 12, wl - 12, slc_secr_names,
+			v = slc_name_index(s + w + GW_LEN, wl - GW_LEN,
+					   slc_secr_names,
 					   SLC_N(slc_secr_names));
 			if (v < 0)
 				return ATT_E_FORMAT;

@@ -8,14 +8,22 @@
 
 #include <stddef.h>
 
-/* Levels, with the same values and names as the module (kernel/slim.h). */
-enum slc_integrity { SLC_I_UNTRUSTED, SLC_I_USER, SLC_I_SYSTEM, SLC_I_NONE };
+/* The module's wire formats: one definition, the kernel's. */
+#include "../kernel/slim_wire.h"
+
+/* Levels: the module's values and names. */
+enum slc_integrity {
+	SLC_I_UNTRUSTED = SLIM_I_UNTRUSTED,
+	SLC_I_USER = SLIM_I_USER,
+	SLC_I_SYSTEM = SLIM_I_SYSTEM,
+	SLC_I_NONE = SLIM_I_NONE
+};
 enum slc_secrecy {
-	SLC_S_PUBLIC,
-	SLC_S_USER,
-	SLC_S_USER_SENSITIVE,
-	SLC_S_SYSTEM_SENSITIVE,
-	SLC_S_NONE
+	SLC_S_PUBLIC = SLIM_S_PUBLIC,
+	SLC_S_USER = SLIM_S_USER,
+	SLC_S_USER_SENSITIVE = SLIM_S_USER_SENSITIVE,
+	SLC_S_SYSTEM_SENSITIVE = SLIM_S_SYSTEM_SENSITIVE,
+	SLC_S_NONE = SLIM_S_NONE
 };
 
 struct slc_level {
@@ -25,12 +33,12 @@ struct slc_level {
 	int gwrite; /* guard-write floor, SLC_S_NONE: none */
 };
 
-#define SLC_XATTR	"security.slim"
-#define SLC_LABEL_MAX	96
+#define SLC_XATTR	SLIM_XATTR
+#define SLC_LABEL_MAX	SLIM_LABEL_MAX
 #define SLC_SECFS	"/sys/kernel/security/slim"
-#define SLC_EVM_XATTR	"security.slim.evm"
-#define SLC_EVM_TYPE	0x02
-#define SLC_EVM_KEY_LEN 32
+#define SLC_EVM_XATTR	SLIM_EVM_XATTR
+#define SLC_EVM_TYPE	SLIM_EVM_TYPE
+#define SLC_EVM_KEY_LEN SLIM_EVM_KEY_LEN
 #define SLC_EVM_NXATTR	4
 
 /* label.c: the text form of security.slim, parsed as the module parses it */

@@ -13,42 +13,28 @@
 #include "attest/err.h"
 #include "attest/rd.h"
 
-enum sev_tag {
-	T_VERSION = 1,
-	T_MODE,
-	T_OLD_MODE,
-	T_PCR,
-	T_LOCK,
-	T_EVM_DEMOTE,
-	T_DEFAULT_LABEL,
-	T_DIGEST,
-	T_PID,
-	T_COMM,
-	T_EXE,
-	T_OLD_LABEL,
-	T_NEW_LABEL,
-	T_PATH,
-	T_CAUSE,
-	T_COUNT,
-	T_SOURCE,
-	T_FINAL,
-	T_LAST = T_FINAL,
-};
+/* the record's tags: SLIM_T_* of kernel/slim_wire.h */
+#define T_LAST SLIM_T_FINAL
 
 #define B(t) (1u << (t))
 
 /* the fields each type must carry */
 static const uint32_t required[] = {
-	[ATT_SEV_LOAD] = B(T_VERSION) | B(T_MODE) | B(T_PCR) | B(T_LOCK) |
-			 B(T_EVM_DEMOTE) | B(T_DEFAULT_LABEL),
-	[ATT_SEV_MODE] = B(T_OLD_MODE) | B(T_MODE) | B(T_PID) | B(T_COMM),
-	[ATT_SEV_POLICY] = B(T_DIGEST) | B(T_SOURCE) | B(T_PID) | B(T_COMM),
-	[ATT_SEV_EVM_KEY] = B(T_PID) | B(T_COMM),
-	[ATT_SEV_RELABEL] = B(T_PATH) | B(T_OLD_LABEL) | B(T_NEW_LABEL) |
-			    B(T_PID) | B(T_COMM),
-	[ATT_SEV_DEMOTION] = B(T_PID) | B(T_COMM) | B(T_EXE) | B(T_OLD_LABEL) |
-			     B(T_NEW_LABEL) | B(T_CAUSE),
-	[ATT_SEV_DROPPED] = B(T_COUNT) | B(T_FINAL),
+	[ATT_SEV_LOAD] = B(SLIM_T_VERSION) | B(SLIM_T_MODE) | B(SLIM_T_PCR) |
+			 B(SLIM_T_LOCK) | B(SLIM_T_EVM_DEMOTE) |
+			 B(SLIM_T_DEFAULT_LABEL),
+	[ATT_SEV_MODE] = B(SLIM_T_OLD_MODE) | B(SLIM_T_MODE) | B(SLIM_T_PID) |
+			 B(SLIM_T_COMM),
+	[ATT_SEV_POLICY] = B(SLIM_T_DIGEST) | B(SLIM_T_SOURCE) | B(SLIM_T_PID) |
+			   B(SLIM_T_COMM),
+	[ATT_SEV_EVM_KEY] = B(SLIM_T_PID) | B(SLIM_T_COMM),
+	[ATT_SEV_RELABEL] = B(SLIM_T_PATH) | B(SLIM_T_OLD_LABEL) |
+			    B(SLIM_T_NEW_LABEL) | B(SLIM_T_PID) |
+			    B(SLIM_T_COMM),
+	[ATT_SEV_DEMOTION] = B(SLIM_T_PID) | B(SLIM_T_COMM) | B(SLIM_T_EXE) |
+			     B(SLIM_T_OLD_LABEL) | B(SLIM_T_NEW_LABEL) |
+			     B(SLIM_T_CAUSE),
+	[ATT_SEV_DROPPED] = B(SLIM_T_COUNT) | B(SLIM_T_FINAL),
 };
 
 static const char *const type_names[] = {
@@ -68,9 +54,10 @@ const char *att_sev_type_name(unsigned int type)
 
 const char *att_sev_mode_name(unsigned int mode)
 {
-	static const char *const names[] = {"off", "permissive", "enforce"};
+	static const char *const names[] = SLIM_MODE_NAMES;
 
-	return mode < 3 ? names[mode] : "unknown";
+	return mode < sizeof(names) / sizeof(names[0]) ? names[mode]
+						       : "unknown";
 }
 
 /* The one table of causes (docs/lattice-events.md, tag 15). */
@@ -162,41 +149,41 @@ static int take_field(struct att_slim_event *ev, unsigned int tag,
 		      const uint8_t *p, size_t len)
 {
 	struct att_sev_str *str[] = {
-		[T_VERSION] = &ev->version,
-		[T_DEFAULT_LABEL] = &ev->default_label,
-		[T_COMM] = &ev->comm,
-		[T_EXE] = &ev->exe,
-		[T_OLD_LABEL] = &ev->old_label,
-		[T_NEW_LABEL] = &ev->new_label,
-		[T_PATH] = &ev->path,
+		[SLIM_T_VERSION] = &ev->version,
+		[SLIM_T_DEFAULT_LABEL] = &ev->default_label,
+		[SLIM_T_COMM] = &ev->comm,
+		[SLIM_T_EXE] = &ev->exe,
+		[SLIM_T_OLD_LABEL] = &ev->old_label,
+		[SLIM_T_NEW_LABEL] = &ev->new_label,
+		[SLIM_T_PATH] = &ev->path,
 	};
 	uint8_t *u8s[] = {
-		[T_MODE] = &ev->mode,
-		[T_OLD_MODE] = &ev->old_mode,
-		[T_PCR] = &ev->pcr,
-		[T_LOCK] = &ev->lock,
-		[T_EVM_DEMOTE] = &ev->evm_demote,
-		[T_CAUSE] = &ev->cause,
-		[T_SOURCE] = &ev->source,
-		[T_FINAL] = &ev->final,
+		[SLIM_T_MODE] = &ev->mode,
+		[SLIM_T_OLD_MODE] = &ev->old_mode,
+		[SLIM_T_PCR] = &ev->pcr,
+		[SLIM_T_LOCK] = &ev->lock,
+		[SLIM_T_EVM_DEMOTE] = &ev->evm_demote,
+		[SLIM_T_CAUSE] = &ev->cause,
+		[SLIM_T_SOURCE] = &ev->source,
+		[SLIM_T_FINAL] = &ev->final,
 	};
 	struct att_rd f;
 	uint64_t v = 0;
 	int rc;
 
 	att_rd_init(&f, p, len);
-	if (tag == T_DIGEST) {
+	if (tag == SLIM_T_DIGEST) {
 		if (len != ATT_SEV_DIGEST_LEN)
 			return ATT_E_FORMAT;
 		ev->digest = p;
 		return ATT_OK;
 	}
-	if (tag == T_PID) {
+	if (tag == SLIM_T_PID) {
 		rc = field_int(&f, len, 4, &v);
 		ev->pid = (uint32_t)v;
 		return rc;
 	}
-	if (tag == T_COUNT)
+	if (tag == SLIM_T_COUNT)
 		return field_int(&f, len, 8, &ev->count);
 	if (tag < sizeof(str) / sizeof(str[0]) && str[tag])
 		return field_str(p, len, str[tag]);
@@ -208,24 +195,27 @@ static int take_field(struct att_slim_event *ev, unsigned int tag,
 
 static int check_values(const struct att_slim_event *ev, char *why, size_t n)
 {
-	if ((ev->have & B(T_MODE)) && ev->mode > ATT_SEV_MODE_ENFORCE)
+	if ((ev->have & B(SLIM_T_MODE)) && ev->mode > ATT_SEV_MODE_ENFORCE)
 		return fail(why, n, ATT_E_FORMAT, "mode %u", ev->mode);
-	if ((ev->have & B(T_OLD_MODE)) && ev->old_mode > ATT_SEV_MODE_ENFORCE)
+	if ((ev->have & B(SLIM_T_OLD_MODE)) &&
+	    ev->old_mode > ATT_SEV_MODE_ENFORCE)
 		return fail(why, n, ATT_E_FORMAT, "old mode %u", ev->old_mode);
 	if (ev->type == ATT_SEV_DEMOTION) {
 		if (!att_sev_cause(ev->cause))
 			return fail(why, n, ATT_E_FORMAT,
 				    "demotion with an unknown cause %u (known: "
 				    "1 to %u)",
-				    ev->cause, (unsigned int)ATT_SEV_CAUSE_LAST);
-		if (ev->cause == ATT_SEV_CAUSE_FILE && !(ev->have & B(T_PATH)))
+				    ev->cause,
+				    (unsigned int)ATT_SEV_CAUSE_LAST);
+		if (ev->cause == ATT_SEV_CAUSE_FILE &&
+		    !(ev->have & B(SLIM_T_PATH)))
 			return fail(why, n, ATT_E_FORMAT,
 				    "demotion by a file without its path (%u)",
-				    T_PATH);
+				    SLIM_T_PATH);
 	}
-	if ((ev->have & B(T_FINAL)) && ev->final > 1)
+	if ((ev->have & B(SLIM_T_FINAL)) && ev->final > 1)
 		return fail(why, n, ATT_E_FORMAT, "final %u", ev->final);
-	if ((ev->have & B(T_SOURCE)) && ev->source > 1)
+	if ((ev->have & B(SLIM_T_SOURCE)) && ev->source > 1)
 		return fail(why, n, ATT_E_FORMAT, "source %u", ev->source);
 	return ATT_OK;
 }

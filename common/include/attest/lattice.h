@@ -19,36 +19,41 @@
 #include "attest/ima.h"
 #include "attest/rd.h"
 
-#define ATT_SEV_MAX_LEN	   1024 /* the module's record size cap */
-#define ATT_SEV_STR_MAX	   255	/* the module's string cap */
+/* The module's wire formats: one definition, the kernel's. */
+#include "../../../kernel/slim_wire.h"
+
+#define ATT_SEV_MAX_LEN	   SLIM_EVENT_MAX  /* the module's record size cap */
+#define ATT_SEV_STR_MAX	   SLIM_EV_STR_MAX /* the module's string cap */
 #define ATT_SEV_DIGEST_LEN 32
 
 enum att_sev_type {
-	ATT_SEV_LOAD = 1,
-	ATT_SEV_MODE = 2,
-	ATT_SEV_POLICY = 3,
-	ATT_SEV_EVM_KEY = 4,
-	ATT_SEV_RELABEL = 5,
-	ATT_SEV_DEMOTION = 6,
-	ATT_SEV_DROPPED = 7,
+	ATT_SEV_LOAD = SLIM_EV_LOAD,
+	ATT_SEV_MODE = SLIM_EV_MODE,
+	ATT_SEV_POLICY = SLIM_EV_POLICY,
+	ATT_SEV_EVM_KEY = SLIM_EV_EVM_KEY,
+	ATT_SEV_RELABEL = SLIM_EV_RELABEL,
+	ATT_SEV_DEMOTION = SLIM_EV_DEMOTION,
+	ATT_SEV_DROPPED = SLIM_EV_DROPPED,
 };
 
 enum att_sev_mode {
-	ATT_SEV_MODE_OFF = 0,
-	ATT_SEV_MODE_PERMISSIVE = 1,
-	ATT_SEV_MODE_ENFORCE = 2,
+	ATT_SEV_MODE_OFF = SLIM_MODE_OFF,
+	ATT_SEV_MODE_PERMISSIVE = SLIM_MODE_PERMISSIVE,
+	ATT_SEV_MODE_ENFORCE = SLIM_MODE_ENFORCE,
 };
 
 /* What demoted a task (the demotion record's cause); only FILE has a path. */
 enum att_sev_cause {
-	ATT_SEV_CAUSE_FILE = 1,	   /* a file read, executed or mapped */
-	ATT_SEV_CAUSE_IP = 2,	   /* a receive on an IP socket */
-	ATT_SEV_CAUSE_PROCESS = 3, /* ptrace, /proc/PID/mem, process_vm_* */
-	ATT_SEV_CAUSE_PIPE = 4,	   /* a read from a pipe or FIFO */
-	ATT_SEV_CAUSE_UNIX = 5,	   /* a receive on a UNIX socket */
-	ATT_SEV_CAUSE_SHM = 6,	   /* a SysV shared memory attach */
-	ATT_SEV_CAUSE_MSG = 7,	   /* a SysV message received */
-	ATT_SEV_CAUSE_MQUEUE = 8,  /* a POSIX message received */
+	ATT_SEV_CAUSE_FILE =
+		SLIM_CAUSE_FILE,	  /* a file read, executed, mapped */
+	ATT_SEV_CAUSE_IP = SLIM_CAUSE_IP, /* a receive on an IP socket */
+	/* ptrace, /proc/PID/mem, process_vm_* */
+	ATT_SEV_CAUSE_PROCESS = SLIM_CAUSE_PROCESS,
+	ATT_SEV_CAUSE_PIPE = SLIM_CAUSE_PIPE, /* a read from a pipe or FIFO */
+	ATT_SEV_CAUSE_UNIX = SLIM_CAUSE_UNIX, /* a receive on a UNIX socket */
+	ATT_SEV_CAUSE_SHM = SLIM_CAUSE_SHM,   /* a SysV shared memory attach */
+	ATT_SEV_CAUSE_MSG = SLIM_CAUSE_MSG,   /* a SysV message received */
+	ATT_SEV_CAUSE_MQUEUE = SLIM_CAUSE_MQUEUE, /* a POSIX message received */
 	ATT_SEV_CAUSE_LAST = ATT_SEV_CAUSE_MQUEUE,
 };
 
