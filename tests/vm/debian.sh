@@ -205,6 +205,8 @@ deb_boot() {
 	done
 	port=$(deb_free_port)
 	echo "$port" >"$g/ssh.port"
+	# the key of the image's directory (deb_image)
+	echo "$(cd "$(dirname "$img")" && pwd)/ssh/id_ed25519" >"$g/ssh.key"
 	echo "$krel" >"$g/krel"
 	qemu-system-x86_64 -accel tcg -smp 1 -m 1024 -nographic -nodefaults \
 		-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
@@ -220,7 +222,7 @@ deb_boot() {
 }
 
 deb_ssh_opts() {
-	echo "-i $(dirname "$1")/ssh/id_ed25519 -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=8"
+	echo "-i $(cat "$1/ssh.key") -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -o ConnectTimeout=30 -o ServerAliveInterval=15 -o ServerAliveCountMax=8"
 }
 
 # deb_ssh G CMD...: CMD (one shell command line) as root in the guest
