@@ -37,6 +37,8 @@ attest ($VERSION) bookworm; urgency=medium
 EOF
 fi
 echo "deb: dpkg-buildpackage $VERSION in $stage"
+# what an earlier build listed (-nc keeps it): this build's packages only
+rm -f "$stage/debian/files" "$stage/debian/"*.substvars
 rm -f "$OUT/src/"*.deb "$OUT/src/"*.ddeb "$OUT/src/"*.changes "$OUT/src/"*.buildinfo
 # -nc: keep debian/build (objects) from an earlier run; -b: binary only
 (cd "$stage" && dpkg-buildpackage -b -nc -us -uc) >"$OUT/build-$VERSION.log" 2>&1 || {
