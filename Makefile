@@ -11,7 +11,11 @@
 #                   restart every 5 (bench/soak.sh; not a test)
 #   make kernel-check  W=1, sparse and checkpatch on slim.ko for both kernels
 #   make fuzz       long fuzzing runs (FUZZ_SECONDS=N per target)
-#   make install    install binaries under $(DESTDIR)$(PREFIX)
+#   make install    install binaries, systemd units, sysusers.d files,
+#                   configuration and directories under $(DESTDIR)
+#                   (binaries in $(PREFIX)/bin)
+#   make deb        Debian packages (dpkg-buildpackage, lintian) into
+#                   $(O)/deb/VERSION (DEB_VERSION=... for another version)
 #
 # Out-of-tree: make -f /path/to/attest/Makefile O=/tmp/attest-build
 SRC := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
@@ -25,7 +29,7 @@ SKIP_DEPS ?=
 BUILD = $(MAKE) --no-print-directory -f $(SRC)/mk/build.mk SRC=$(SRC)
 
 .PHONY: all rel san fuzz-build deps check unit integration fuzz-check vm-check \
-	demo bench bench-vm soak kernel-check fuzz install clean kernel
+	demo bench bench-vm soak kernel-check fuzz install deb clean kernel
 
 all: rel
 
@@ -89,6 +93,9 @@ demo: deps rel
 
 install: rel
 	@$(BUILD) B=$(O)/rel VARIANT=rel install DESTDIR=$(DESTDIR) PREFIX=$(PREFIX)
+
+deb: deps
+	@$(SRC)/mk/deb.sh $(SRC) $(O)/deb $(DEB_VERSION)
 
 clean:
 	rm -rf $(O)

@@ -24,7 +24,10 @@ KERNEL="linux-image-amd64 linux-headers-amd64
  qemu-system-x86 busybox-static kmod cpio sparse linux-source-6.1 dkms
  e2fsprogs attr"
 
-PKGS="$BUILD $TEST $KERNEL"
+# Debian packages (make deb) and the real-Debian guests (tests/vm/debian.sh).
+DEB="debhelper dh-dkms lintian fakeroot mmdebstrap qemu-utils openssh-client"
+
+PKGS="$BUILD $TEST $KERNEL $DEB"
 
 if [ "${1:-}" = "--print" ]; then
 	for p in $PKGS; do echo "$p"; done

@@ -93,8 +93,37 @@ endef
 $(foreach t,$(LINKS),$(eval $(call att_link,$(t),$($(t)_SRCS),$($(t)_LIBS))))
 $(foreach t,$(FUZZERS),$(eval $(call att_fuzzer,$(t),$($(t)_SRCS),$($(t)_LIBS))))
 
+# install: the binaries, the systemd units (their /usr/bin paths rewritten
+# for PREFIX), the system users (sysusers.d), the configuration in
+# SYSCONFDIR/attest (an existing file is never overwritten) and the
+# directories. The Debian packages use PREFIX=/usr (debian/rules).
+SYSCONFDIR ?= /etc
+LOCALSTATEDIR ?= /var
+# systemd reads units from /lib/systemd/system (Debian 12's place for
+# packages) and /usr/local/lib/systemd/system, sysusers.d from
+# /usr/lib/sysusers.d and /usr/local/lib/sysusers.d
+UNITDIR ?= $(if $(filter /usr,$(PREFIX)),/lib/systemd/system,$(PREFIX)/lib/systemd/system)
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+DEPLOY := $(SRC)/deploy
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 0755 $(BINS) $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(SYSUSERSDIR)
+	for u in attest-agent attest-verifier; do \
+		sed 's|/usr/bin/|$(PREFIX)/bin/|; s|/etc/attest/|$(SYSCONFDIR)/attest/|g' \
+			$(DEPLOY)/$$u.service >$(DESTDIR)$(UNITDIR)/$$u.service && \
+		chmod 0644 $(DESTDIR)$(UNITDIR)/$$u.service && \
+		install -m 0644 $(DEPLOY)/sysusers.d/$$u.conf $(DESTDIR)$(SYSUSERSDIR)/ || exit 1; \
+	done
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/attest
+	for c in agent.conf verifier.conf; do \
+		if [ -e $(DESTDIR)$(SYSCONFDIR)/attest/$$c ]; then \
+			echo "  KEEP    $(DESTDIR)$(SYSCONFDIR)/attest/$$c (exists)"; \
+		else \
+			install -m 0644 $(DEPLOY)/$$c $(DESTDIR)$(SYSCONFDIR)/attest/$$c || exit 1; \
+		fi; \
+	done
+	install -d -m 0700 $(DESTDIR)$(LOCALSTATEDIR)/lib/attest-agent
+	install -d -m 0750 $(DESTDIR)$(LOCALSTATEDIR)/lib/attest
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

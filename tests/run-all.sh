@@ -1,7 +1,8 @@
 #!/bin/bash
 # run-all.sh O FUZZ_SECONDS - the whole `make check` test pass after the
 # builds: unit (ASan+UBSan), integration, fuzz (time-boxed), VM, and the
-# fleet (real verifier, qemu guests with swtpm, slim.ko and attest-agent).
+# fleet (real verifier, qemu guests with swtpm, slim.ko and attest-agent)
+# and the Debian packages in a real Debian 12 guest (tests/vm/deb-test.sh).
 # Every suite runs even when an earlier one failed; the exit status is 1
 # when any failed, and the last line totals them.
 set -u
@@ -36,6 +37,9 @@ if [ -x "$here/vm/run.sh" ]; then
 	run_suite vm "$here/vm/run.sh" "$O"
 fi
 run_suite fleet "$here/vm/fleet-test.sh" "$O"
+# the Debian packages (make deb) installed, upgraded and purged with apt in
+# a real Debian 12 guest, its agent started by systemd and attested
+run_suite deb "$here/vm/deb-test.sh" "$O"
 echo "=== summary:$suites"
 # One closing line over every suite (each suite ends with "KIND: N passed,
 # N failed").
