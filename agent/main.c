@@ -25,7 +25,7 @@
 #include "privdrop.h"
 #include "tpm.h"
 
-#define AGENT_VERSION  "0.1.0"
+#define AGENT_VERSION  ATT_VERSION
 #define DEFAULT_CONFIG "/etc/attest/agent.conf"
 
 static volatile sig_atomic_t stop;

@@ -17,8 +17,12 @@ PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 
 WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wpointer-arith \
 	-Wstrict-prototypes -Wmissing-prototypes -Wno-missing-field-initializers
+# The project's version: one place, the file VERSION (debian/changelog is
+# checked against it by mk/deb.sh).
+ATT_VERSION := $(shell cat $(SRC)/VERSION)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -I$(SRC)/common/include \
-	-I$(SRC)/common/src -I$(SRC)/tests/lib $(PKG_CFLAGS) -MMD -MP
+	-I$(SRC)/common/src -I$(SRC)/tests/lib $(PKG_CFLAGS) -MMD -MP \
+	-DATT_VERSION='"$(ATT_VERSION)"'
 
 ifeq ($(VARIANT),san)
 CC := gcc

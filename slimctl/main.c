@@ -7,7 +7,7 @@
 
 #include "slimctl.h"
 
-#define SLIMCTL_VERSION "0.1.0"
+#define SLIMCTL_VERSION ATT_VERSION
 
 static void slc_usage(FILE *f)
 {

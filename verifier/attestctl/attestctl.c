@@ -20,7 +20,7 @@
 #include "attest/log.h"
 #include "http.h"
 
-#define CTL_VERSION "0.1.0"
+#define CTL_VERSION ATT_VERSION
 
 /* Exit codes a script can rely on. */
 enum ctl_exit {

@@ -23,7 +23,7 @@
 #include "service.h"
 #include "sweep.h"
 
-#define VER_VERSION "0.1.0"
+#define VER_VERSION ATT_VERSION
 
 static void usage(FILE *f)
 {

@@ -8,7 +8,7 @@
 #include "attest/log.h"
 #include "wlcli.h"
 
-#define WLCLI_VERSION "0.1.0"
+#define WLCLI_VERSION ATT_VERSION
 
 static void usage(FILE *f)
 {

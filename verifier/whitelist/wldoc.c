@@ -17,7 +17,7 @@
 #include "attest/json.h"
 #include "attest/whitelist.h"
 
-#define WLDOC_VERSION "0.1.0"
+#define WLDOC_VERSION ATT_VERSION
 #define WLDOC_MAX     (256u << 20)
 
 int wldoc_new(struct wldoc **out)
