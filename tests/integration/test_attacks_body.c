@@ -46,40 +46,6 @@
 
 static struct vh_host F;
 
-static int setup(int use_pg)
-{
-	static const char *const extra[] = {"--ek-ca-dir",
-					    ATT_SWTPM_LOCALCA_DIR,
-					    "--max_body",
-					    "4194304",
-					    "--max_body_inflight",
-					    "8388608",
-					    "--max_connections",
-					    "64",
-					    NULL};
-
-	signal(SIGPIPE, SIG_IGN);
-	return vh_setup_enrolled(&F, "bodies", use_pg, extra);
-}
-
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return vh_teardown(&F) ? -1 : 0;
-}
-
 /* kB of /proc/PID/status's field (VmRSS, VmHWM). */
 static long proc_kb(int pid, const char *field)
 {
@@ -385,17 +351,23 @@ static void test_json_not_utf8(void **state)
 
 int main(void)
 {
+	static const char *const extra[] = {"--ek-ca-dir",
+					    ATT_SWTPM_LOCALCA_DIR,
+					    "--max_body",
+					    "4194304",
+					    "--max_body_inflight",
+					    "8388608",
+					    "--max_connections",
+					    "64",
+					    NULL};
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_anonymous_uploads),
 		cmocka_unit_test(test_anonymous_route_cap),
 		cmocka_unit_test(test_body_budget),
 		cmocka_unit_test(test_json_not_utf8),
 	};
-	int fails;
 
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	signal(SIGPIPE, SIG_IGN);
+	return vh_run_groups(&F, "bodies", extra, NULL, tests,
+			     sizeof(tests) / sizeof(tests[0]));
 }

@@ -110,6 +110,55 @@ int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
 	return 0;
 }
 
+static struct {
+	struct vh_host *h;
+	const char *prefix;
+	const char *const *extra;
+	int (*after)(struct vh_host *h);
+} G;
+
+static int group_setup(int use_pg)
+{
+	if (vh_setup_enrolled(G.h, G.prefix, use_pg, G.extra))
+		return -1;
+	return G.after ? G.after(G.h) : 0;
+}
+
+static int group_setup_sqlite(void **state)
+{
+	(void)state;
+	return group_setup(0);
+}
+
+static int group_setup_pg(void **state)
+{
+	(void)state;
+	return group_setup(1);
+}
+
+static int group_teardown(void **state)
+{
+	(void)state;
+	return vh_teardown(G.h) ? -1 : 0;
+}
+
+int vh_run_groups(struct vh_host *h, const char *prefix,
+		  const char *const *extra, int (*after)(struct vh_host *h),
+		  const struct CMUnitTest *tests, size_t n)
+{
+	int fails;
+
+	G.h = h;
+	G.prefix = prefix;
+	G.extra = extra;
+	G.after = after;
+	fails = _cmocka_run_group_tests("sqlite", tests, n, group_setup_sqlite,
+					group_teardown);
+	fails += _cmocka_run_group_tests("postgresql", tests, n, group_setup_pg,
+					 group_teardown);
+	return fails;
+}
+
 char *vh_snapshot(struct vh_host *h)
 {
 	static const char *const what[] = {"/v1/whitelists",

@@ -60,6 +60,17 @@ int vh_start_verifier(struct vh_host *h, const char *const *extra);
 int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
 		      const char *const *extra);
 /*
+ * The usual main() of a test that plays a host: the cmocka group "sqlite"
+ * then "postgresql", each set up by vh_setup_enrolled(h, prefix, ...,
+ * extra) and then `after` (NULL: nothing; nonzero fails the setup), torn
+ * down by vh_teardown. Returns the failures of both.
+ */
+struct CMUnitTest;
+int vh_run_groups(struct vh_host *h, const char *prefix,
+		  const char *const *extra, int (*after)(struct vh_host *h),
+		  const struct CMUnitTest *tests, size_t n);
+
+/*
  * What the admin sees of the whitelists and of host-1, as one string
  * (malloc'd): two equal snapshots mean nothing stored changed.
  */
