@@ -55,24 +55,6 @@ static struct vh_host F;
 
 static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
 
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return vh_setup_enrolled(&F, "attackev", 0, extra);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return vh_setup_enrolled(&F, "attackev", 1, extra);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return vh_teardown(&F) ? -1 : 0;
-}
-
 /* ---- doctored IMA lists ---- */
 
 #define MAXREC 8
@@ -447,11 +429,6 @@ int main(void)
 		cmocka_unit_test(test_huge_evidence),
 		cmocka_unit_test(test_slow_clients),
 	};
-	int fails;
-
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_groups(&F, "attackev", extra, NULL, tests,
+			     sizeof(tests) / sizeof(tests[0]));
 }

@@ -65,32 +65,14 @@ static void whitelist_ab(void)
 	json_object_put(js);
 }
 
-static int setup(int use_pg)
+/* After each group's set-up (vh_run_groups). */
+static int after_setup(struct vh_host *h)
 {
-	if (vh_setup_enrolled(&F, "vboot", use_pg, extra))
-		return -1;
+	(void)h;
 	F.no_schema = 0;
 	whitelist_ab();
 	vh_boot(&F);
 	return 0;
-}
-
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return vh_teardown(&F) ? -1 : 0;
 }
 
 static void write_static(const char *path, const uint8_t *v)
@@ -457,11 +439,6 @@ int main(void)
 		cmocka_unit_test(test_uefi_required),
 		cmocka_unit_test(test_boot_policy),
 	};
-	int fails;
-
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_groups(&F, "vboot", extra, after_setup, tests,
+			     sizeof(tests) / sizeof(tests[0]));
 }

@@ -31,31 +31,12 @@ static struct vh_host F;
 static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR,
 				    "--history-keep", "4", NULL};
 
-static int setup(int use_pg)
+/* After each group's set-up (vh_run_groups). */
+static int after_setup(struct vh_host *h)
 {
-	if (vh_setup_enrolled(&F, "hist", use_pg, extra))
-		return -1;
-	F.no_schema = 0;
-	vh_boot(&F);
+	h->no_schema = 0;
+	vh_boot(h);
 	return 0;
-}
-
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return vh_teardown(&F) ? -1 : 0;
 }
 
 /* attest_ak_cache_lookups_total{result="R"} from /metrics. */
@@ -153,11 +134,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_history_events),
 	};
-	int fails;
-
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_groups(&F, "hist", extra, after_setup, tests,
+			     sizeof(tests) / sizeof(tests[0]));
 }

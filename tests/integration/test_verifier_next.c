@@ -37,31 +37,12 @@ static struct vh_host F;
 
 static const char *const extra[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
 
-static int setup(int use_pg)
+/* After each group's set-up (vh_run_groups). */
+static int after_setup(struct vh_host *h)
 {
-	if (vh_setup_enrolled(&F, "next", use_pg, extra))
-		return -1;
-	F.no_schema = 0; /* every exchange against its schema */
-	vh_boot(&F);
+	h->no_schema = 0; /* every exchange against its schema */
+	vh_boot(h);
 	return 0;
-}
-
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	return vh_teardown(&F) ? -1 : 0;
 }
 
 /* attest_challenges_total{via="VIA"} from /metrics. */
@@ -257,11 +238,6 @@ int main(void)
 		cmocka_unit_test(test_not_asked_or_wrong),
 		cmocka_unit_test(test_carried_expires),
 	};
-	int fails;
-
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_groups(&F, "next", extra, after_setup, tests,
+			     sizeof(tests) / sizeof(tests[0]));
 }
