@@ -11,7 +11,8 @@ set -eu
 # Build toolchain and userspace libraries.
 BUILD="build-essential pkg-config clang libclang-rt-14-dev llvm
  libssl-dev libjson-c-dev libcurl4-openssl-dev libmicrohttpd-dev libgnutls28-dev
- libsqlite3-dev sqlite3 libpq-dev libcmocka-dev libtss2-dev libsystemd-dev"
+ libsqlite3-dev sqlite3 libpq-dev libcmocka-dev libtss2-dev libsystemd-dev
+ libarchive-dev"
 
 # Test services, reference tools for cross-checks, benchmark helpers.
 TEST="swtpm swtpm-tools tpm2-tools ima-evm-utils postgresql openssl curl
