@@ -180,31 +180,44 @@ static int read_data(struct deb_ctx *c, uint64_t size)
 {
 	struct archive *a;
 	struct archive_entry *ent;
-	int r, rc;
+	char lib[200];
+	int r = ARCHIVE_FATAL, rc;
 
 	c->s->limit = size;
-	rc = pkg_src_archive(c->s, 0, &a, c->err, c->errlen);
-	if (rc)
-		return rc;
-	while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK) {
-		rc = one_entry(c, a, ent);
-		if (rc)
-			break;
+	rc = pkg_src_archive(c->s, 0, &a, lib, sizeof(lib));
+	if (!rc) {
+		while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK) {
+			rc = one_entry(c, a, ent);
+			if (rc)
+				break;
+		}
+		if (!rc && r != ARCHIVE_EOF) {
+			snprintf(lib, sizeof(lib), "%s",
+				 archive_error_string(a)
+					 ? archive_error_string(a)
+					 : "unreadable");
+			rc = ATT_E_FORMAT;
+		} else if (rc) {
+			lib[0] = '\0'; /* one_entry said why */
+		}
+		archive_read_free(a);
 	}
-	if (!rc && r != ARCHIVE_EOF)
-		rc = fail(c, ATT_E_FORMAT, "data member corrupt",
-			  archive_error_string(a) ? archive_error_string(a)
-						  : "unreadable");
-	archive_read_free(a);
 	if (c->s->err)
 		return fail(c, ATT_E_IO, "read failed", strerror(c->s->err));
-	/* libarchive stops at the end-of-archive blocks: the rest must be
-	 * there too, or the member was cut short. */
-	if (c->s->limit && pkg_src_skip(c->s, c->s->limit))
-		return fail(c, ATT_E_TRUNCATED, "data member cut short", NULL);
-	if (rc && c->s->eof && c->s->limit)
-		return fail(c, ATT_E_TRUNCATED, "data member cut short", NULL);
+	/* the member must be there to its end: libarchive stops at the
+	 * end-of-archive blocks, or earlier on an error */
+	if (c->s->limit) {
+		int sk = pkg_src_skip(c->s, c->s->limit);
+
+		if (sk == ATT_E_TRUNCATED)
+			return fail(c, sk, "data member cut short", NULL);
+		if (sk)
+			return fail(c, ATT_E_IO, "read failed",
+				    strerror(c->s->err));
+	}
 	c->s->limit = UINT64_MAX;
+	if (rc && lib[0])
+		return fail(c, rc, "data member corrupt", lib);
 	return rc;
 }
 
@@ -238,8 +251,8 @@ int deb_read(struct pkg_src *s, struct pkg_list *l, struct att_md *md,
 		}
 		if (rc == ATT_E_EOF || rc == ATT_E_TRUNCATED) {
 			rc = fail(&c, ATT_E_TRUNCATED,
-				  data ? "ar header cut short"
-				       : "no data.tar member",
+				  rc == ATT_E_TRUNCATED ? "ar header cut short"
+							: "no data.tar member",
 				  NULL);
 			goto out;
 		}

@@ -328,11 +328,15 @@ static int compressed(struct initrd_ctx *c, struct pkg_src *s, int *narc)
 	struct archive_entry *ent;
 	struct cpio_in in = {.read = arc_read};
 	uint64_t start = s->off;
+	char lib[200];
 	int rc;
 
-	rc = pkg_src_archive(s, 1, &a, c->err, c->errlen);
-	if (rc)
+	rc = pkg_src_archive(s, 1, &a, lib, sizeof(lib));
+	if (rc) {
+		snprintf(c->err, c->errlen,
+			 "offset %" PRIu64 ": compressed data: %s", start, lib);
 		return rc;
+	}
 	in.ctx = a;
 	if (archive_read_next_header(a, &ent) != ARCHIVE_OK ||
 	    archive_filter_count(a) < 2) {
