@@ -167,6 +167,10 @@ for c in absolute:"absolute or with '..'" dotdot:"absolute or with '..'" hardlin
 	[ ! -e "$T/h.json" ] && ok "hostile $name: nothing written" || bad "hostile $name: output written"
 done
 
+mkfifo "$T/fifo.deb"
+expect 2 "a fifo given as a package" "$W" create --deb "$T/fifo.deb" -o "$T/h.json"
+grep -q "fifo.deb: not a regular file" "$T/err" && ok "a fifo is not read (no hang)" || bad "fifo as .deb"
+
 # 4. --rootfs: a fifo or socket is reported and counted, exit 0; the
 # default selection (--policy tcb) takes every regular file.
 mkdir -p "$T/r/usr/bin" "$T/r/etc"

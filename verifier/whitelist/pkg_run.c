@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,15 +108,21 @@ static void run_job(struct run *r, struct pkg_job *j, struct att_md *md,
 		    struct att_md *sha, uint8_t *buf, size_t cap)
 {
 	struct pkg_src s;
+	struct stat st;
 	uint8_t d[32];
 	uint64_t size = 0;
 	int fd, keyed = 0;
 
-	fd = open(j->file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = open(j->file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0) {
 		j->rc = ATT_E_IO;
 		snprintf(j->err, sizeof(j->err), "%s", strerror(errno));
 		return;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		j->rc = ATT_E_IO;
+		snprintf(j->err, sizeof(j->err), "not a regular file");
+		goto out;
 	}
 	if (j->want_sha256 || r->o->cache) {
 		if (file_sha256(fd, sha, buf, cap, d, &size)) {
@@ -148,6 +155,12 @@ static void run_job(struct run *r, struct pkg_job *j, struct att_md *md,
 	}
 	j->rc = pkg_src_init(&s, fd);
 	if (!j->rc) {
+		/* the bytes parsed must be the bytes checked: hash them
+		 * again as they are read */
+		if (keyed) {
+			att_md_init(sha);
+			s.tap = sha;
+		}
 		if (j->type == PKG_TYPE_DEB)
 			j->rc = deb_read(&s, &j->list, md, j->err,
 					 sizeof(j->err));
@@ -155,6 +168,17 @@ static void run_job(struct run *r, struct pkg_job *j, struct att_md *md,
 			j->rc = initrd_read(&s, &j->list, md, j->err,
 					    sizeof(j->err));
 		atomic_fetch_add(&r->bytes, s.off);
+		if (!j->rc && keyed) {
+			uint8_t again[32];
+
+			j->rc = pkg_src_drain(&s);
+			att_md_final(sha, again);
+			if (!j->rc && memcmp(again, d, 32)) {
+				j->rc = ATT_E_VERIFY;
+				snprintf(j->err, sizeof(j->err),
+					 "changed while being read");
+			}
+		}
 		pkg_src_release(&s);
 	}
 	atomic_fetch_add(&r->hashed, 1);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "attest/digest.h"
 #include "attest/err.h"
 
 #define SRC_BUF (256 * 1024)
@@ -58,6 +59,8 @@ static int fill(struct pkg_src *s, size_t want)
 		}
 		if (r == 0)
 			s->eof = 1;
+		if (s->tap)
+			att_md_update(s->tap, s->buf + s->len, (size_t)r);
 		s->len += (size_t)r;
 	}
 	return ATT_OK;
@@ -116,6 +119,20 @@ int pkg_src_skip(struct pkg_src *s, uint64_t n)
 		consume(s, k);
 		n -= k;
 	}
+	return ATT_OK;
+}
+
+int pkg_src_drain(struct pkg_src *s)
+{
+	while (!s->eof) {
+		int rc;
+
+		s->pos = s->len = 0;
+		rc = fill(s, 1);
+		if (rc)
+			return rc;
+	}
+	s->pos = s->len = 0;
 	return ATT_OK;
 }
 

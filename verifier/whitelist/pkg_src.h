@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct archive;
+struct att_md;
 
 struct pkg_src {
 	int fd;
@@ -19,6 +20,7 @@ struct pkg_src {
 	uint64_t limit; /* bytes that may still be consumed (UINT64_MAX: all) */
 	int eof;	/* the file ended */
 	int err;	/* errno of a failed read, 0 */
+	struct att_md *tap; /* when set, fed every byte read from fd */
 };
 
 int pkg_src_init(struct pkg_src *s, int fd);
@@ -30,6 +32,8 @@ void pkg_src_release(struct pkg_src *s);
 int pkg_src_read(struct pkg_src *s, void *dst, size_t n);
 /* Skips n bytes: ATT_E_TRUNCATED when fewer are left. */
 int pkg_src_skip(struct pkg_src *s, uint64_t n);
+/* Reads the file to its end (through tap), ignoring the limit. */
+int pkg_src_drain(struct pkg_src *s);
 /* Up to n (<= 64 KiB) bytes ahead, not consumed; *avail may be less. */
 const uint8_t *pkg_src_peek(struct pkg_src *s, size_t n, size_t *avail);
 
