@@ -356,6 +356,10 @@ expect 0 "create --apt-repo (a mirror's dists/)" "$W" create --apt-repo "$T/mirr
 expect 0 "--apt-repo --cache (cold)" "$W" create --apt-repo "$T/repo" --keyring "$T/key.gpg" --cache "$T/acache" -o "$T/a1.json"
 expect 0 "--apt-repo --cache (re-run)" "$W" create --apt-repo "$T/repo" --keyring "$T/key.gpg" --cache "$T/acache" -o "$T/a2.json"
 grep -q "(8 from the cache, 0 read" "$T/err" && cmp -s "$T/a1.json" "$T/a2.json" && ok "re-run over an unchanged repository reads no package" || { bad "repo cache"; cat "$T/err"; }
+# the index's SHA-256 names the cache entry: no .deb is even opened
+rm -rf "$T/r2" && cp -r "$T/repo" "$T/r2" && rm "$T"/r2/pool/*.deb
+expect 0 "--apt-repo --cache with the .debs gone" "$W" create --apt-repo "$T/r2" --keyring "$T/key.gpg" --cache "$T/acache" -o "$T/a3.json"
+"$W" diff "$T/a3.json" "$T/a1.json" >/dev/null && ok "cache hits open no .deb" || bad "cache hit opened a .deb"
 
 # 7. --dpkg-root: what is installed, its .debs from var/cache/apt/archives
 # or the repository, its diversions.
