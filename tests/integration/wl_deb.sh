@@ -351,7 +351,11 @@ cp -r "$T/repo/pool" "$T/mirror/"
 	f=main/binary-all/Packages.xz
 	printf ' %s %s %s\n' "$(sha256sum $f | cut -d' ' -f1)" "$(stat -c %s $f)" "$f"
 } >Release && gpg -q --batch -u test@example.org --clearsign -o InRelease Release)
-expect 0 "create --apt-repo (a mirror's dists/)" "$W" create --apt-repo "$T/mirror" --keyring "$T/key.gpg" -o "$T/mirror.json"
+cp -r "$T/mirror/dists/test" "$T/mirror/dists/test2"
+ln -s test "$T/mirror/dists/stable"
+expect 0 "create --apt-repo (a mirror's dists/, two suites)" "$W" create --apt-repo "$T/mirror" --keyring "$T/key.gpg" -o "$T/mirror.json"
+grep -q "2 signed indices, 16 packages (every version), 8 .deb files" "$T/err" && grep -q "8 archives" "$T/err" &&
+	ok "a .deb in two suites is read once; the stable symlink is not a third suite" || { bad "suites"; cat "$T/err"; }
 "$W" diff "$T/mirror.json" "$T/apt.json" >/dev/null && ok "mirror layout lists the same" || bad "mirror layout"
 expect 0 "--apt-repo --cache (cold)" "$W" create --apt-repo "$T/repo" --keyring "$T/key.gpg" --cache "$T/acache" -o "$T/a1.json"
 expect 0 "--apt-repo --cache (re-run)" "$W" create --apt-repo "$T/repo" --keyring "$T/key.gpg" --cache "$T/acache" -o "$T/a2.json"

@@ -70,7 +70,6 @@ static int add_pkg(struct apt_index *x, const char *name, const char *ver,
 		   uint64_t size)
 {
 	struct apt_pkg *p;
-	size_t i;
 
 	if (x->n == x->cap) {
 		size_t nc = x->cap ? x->cap * 2 : 256;
@@ -96,11 +95,39 @@ static int add_pkg(struct apt_index *x, const char *name, const char *ver,
 	}
 	memcpy(p->sha256, sha, 32);
 	p->size = size;
-	for (i = 0; i < x->n && !p->dup; i++)
-		p->dup = !memcmp(x->p[i].sha256, sha, 32);
-	if (!p->dup)
-		x->nfiles++;
 	x->n++;
+	return ATT_OK;
+}
+
+static int by_sha(const void *a, const void *b, void *arg)
+{
+	const struct apt_pkg *p = arg;
+	size_t i = *(const size_t *)a, k = *(const size_t *)b;
+	int c = memcmp(p[i].sha256, p[k].sha256, 32);
+
+	return c ? c : (i > k) - (i < k);
+}
+
+/* The same .deb in several suites (or indices) is read once: the first. */
+static int mark_dups(struct apt_index *x)
+{
+	size_t *ix, i;
+
+	if (!x->n)
+		return ATT_OK;
+	ix = malloc(x->n * sizeof(*ix));
+	if (!ix)
+		return ATT_E_NOMEM;
+	for (i = 0; i < x->n; i++)
+		ix[i] = i;
+	qsort_r(ix, x->n, sizeof(*ix), by_sha, x->p);
+	x->nfiles = 0;
+	for (i = 0; i < x->n; i++) {
+		x->p[ix[i]].dup = i && !memcmp(x->p[ix[i]].sha256,
+					       x->p[ix[i - 1]].sha256, 32);
+		x->nfiles += !x->p[ix[i]].dup;
+	}
+	free(ix);
 	return ATT_OK;
 }
 
@@ -570,8 +597,19 @@ out:
 	return rc;
 }
 
+static int load_all(struct apt_index *x, const char *dir, const char *keyring,
+		    char *err, size_t errlen);
+
 int apt_index_load(struct apt_index *x, const char *dir, const char *keyring,
 		   char *err, size_t errlen)
+{
+	int rc = load_all(x, dir, keyring, err, errlen);
+
+	return rc ? rc : mark_dups(x);
+}
+
+static int load_all(struct apt_index *x, const char *dir, const char *keyring,
+		    char *err, size_t errlen)
 {
 	char root[PATH_MAX], key[PATH_MAX], p[PATH_MAX + 300];
 	DIR *d;

@@ -118,24 +118,53 @@ static int make_jobs(const struct create_pkg_args *a, struct pkg_jobs *js,
 	return rc;
 }
 
+struct sink_ctx {
+	struct pkg_emit_opts eo;
+	struct pkg_emit_stats es;
+	const struct pkg_links *host;
+	const struct pkg_divert *divert;
+	struct wldoc *doc;
+	size_t failed;
+};
+
+/* Each archive as it is done: its error reported, or its files listed. */
+static int sink(struct pkg_job *j, void *arg)
+{
+	struct sink_ctx *c = arg;
+
+	if (j->rc) {
+		fprintf(stderr, "attest-whitelist: %s: %s\n", j->label, j->err);
+		c->failed++;
+		return ATT_OK; /* the others are still reported */
+	}
+	if (c->failed)
+		return ATT_OK; /* nothing will be written */
+	/* an initramfs has its own root: no host links there */
+	c->eo.host = j->type == PKG_TYPE_DEB ? c->host : NULL;
+	c->eo.divert = j->type == PKG_TYPE_DEB ? c->divert : NULL;
+	return pkg_emit(j, &c->eo, c->doc, &c->es);
+}
+
 int wlcli_create_pkgs(const struct create_pkg_args *a, struct wldoc *doc,
 		      int *reported)
 {
+	struct sink_ctx sc = {.eo = {.all = a->all,
+				     .excl = a->excl,
+				     .incl = a->incl,
+				     .hash = a->hash},
+			      .doc = doc};
 	struct pkg_run_opts ro = {.hash = a->hash,
 				  .threads = a->threads,
 				  .progress = a->progress,
-				  .cache = a->cache};
-	struct pkg_emit_opts eo = {.all = a->all,
-				   .excl = a->excl,
-				   .incl = a->incl,
-				   .hash = a->hash};
-	struct pkg_emit_stats es = {0};
+				  .cache = a->cache,
+				  .sink = sink,
+				  .ctx = &sc};
+	struct pkg_emit_stats *es = &sc.es;
 	struct pkg_run_stats rs;
 	struct pkg_links host;
 	struct apt_index idx;
 	struct dpkg_root dr;
 	struct pkg_jobs js;
-	size_t i, failed = 0;
 	int rc;
 
 	pkg_jobs_init(&js);
@@ -147,26 +176,11 @@ int wlcli_create_pkgs(const struct create_pkg_args *a, struct wldoc *doc,
 		rc = pkg_links_add_usrmerge(&host);
 	if (rc)
 		goto out;
-	eo.host = &host;
-	eo.divert = &dr.divert;
+	sc.host = &host;
+	sc.divert = &dr.divert;
 	rc = pkg_run(&js, &ro, &rs);
-	for (i = 0; !rc && i < js.n; i++) {
-		if (js.j[i].rc) {
-			fprintf(stderr, "attest-whitelist: %s: %s\n",
-				js.j[i].label, js.j[i].err);
-			failed++;
-		}
-	}
-	if (failed) {
+	if (!rc && sc.failed)
 		rc = ATT_E_FORMAT;
-		goto out;
-	}
-	for (i = 0; !rc && i < js.n; i++) {
-		/* an initramfs has its own root: no host links there */
-		eo.host = js.j[i].type == PKG_TYPE_DEB ? &host : NULL;
-		eo.divert = js.j[i].type == PKG_TYPE_DEB ? &dr.divert : NULL;
-		rc = pkg_emit(&js.j[i], &eo, doc, &es);
-	}
 	if (rc)
 		goto out;
 	fprintf(stderr,
@@ -176,11 +190,11 @@ int wlcli_create_pkgs(const struct create_pkg_args *a, struct wldoc *doc,
 		"measured under their own paths), %zu diverted, %zu excluded; "
 		"reported: %zu special, %zu non-UTF-8\n",
 		rs.jobs, rs.cached, rs.hashed_archives,
-		(double)rs.archive_bytes / 1048576.0, es.files,
-		(double)rs.file_bytes / 1048576.0, es.listed, es.not_candidate,
-		es.hardlinks, es.symlinks, es.moved, es.excluded, es.special,
-		es.not_utf8);
-	*reported += (int)es.not_utf8;
+		(double)rs.archive_bytes / 1048576.0, es->files,
+		(double)rs.file_bytes / 1048576.0, es->listed,
+		es->not_candidate, es->hardlinks, es->symlinks, es->moved,
+		es->excluded, es->special, es->not_utf8);
+	*reported += (int)es->not_utf8;
 out:
 	pkg_jobs_release(&js);
 	pkg_links_release(&host);

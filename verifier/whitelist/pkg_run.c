@@ -73,6 +73,7 @@ int pkg_jobs_add(struct pkg_jobs *js, const char *file, const char *label,
 		j->size = size;
 	}
 	pkg_list_init(&j->list, type == PKG_TYPE_INITRD);
+	atomic_init(&j->finished, 0);
 	js->n++;
 	return ATT_OK;
 }
@@ -82,6 +83,9 @@ struct run {
 	const struct pkg_run_opts *o;
 	atomic_size_t next, done, cached, hashed;
 	atomic_uint_fast64_t bytes;
+	atomic_int stop;
+	pthread_mutex_t mu;
+	pthread_cond_t cv; /* a job finished */
 };
 
 /* The SHA-256 and size of a whole file. */
@@ -219,8 +223,13 @@ static void *worker(void *arg)
 
 		if (i >= r->js->n)
 			break;
-		run_job(r, &r->js->j[i], md, sha, buf, cap);
+		if (!atomic_load(&r->stop))
+			run_job(r, &r->js->j[i], md, sha, buf, cap);
 		atomic_fetch_add(&r->done, 1);
+		pthread_mutex_lock(&r->mu);
+		atomic_store(&r->js->j[i].finished, 1);
+		pthread_cond_signal(&r->cv);
+		pthread_mutex_unlock(&r->mu);
 	}
 	att_md_free(md);
 	att_md_free(sha);
@@ -248,6 +257,23 @@ static double since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* Waits up to 200 ms for job i to finish. */
+static void wait_for(struct run *r, size_t i)
+{
+	struct timespec dl;
+
+	clock_gettime(CLOCK_REALTIME, &dl);
+	dl.tv_nsec += 200 * 1000 * 1000;
+	if (dl.tv_nsec >= 1000000000) {
+		dl.tv_sec++;
+		dl.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&r->mu);
+	if (!atomic_load(&r->js->j[i].finished))
+		pthread_cond_timedwait(&r->cv, &r->mu, &dl);
+	pthread_mutex_unlock(&r->mu);
+}
+
 int pkg_run(struct pkg_jobs *js, const struct pkg_run_opts *o,
 	    struct pkg_run_stats *st)
 {
@@ -256,43 +282,60 @@ int pkg_run(struct pkg_jobs *js, const struct pkg_run_opts *o,
 	unsigned int i, started = 0, n = o->threads;
 	struct timespec t0;
 	int rc = ATT_OK;
-	size_t k;
+	size_t next = 0;
 
+	memset(st, 0, sizeof(*st));
 	if (n < 1)
 		n = 1;
 	if (n > 64)
 		n = 64;
 	if (n > js->n)
 		n = js->n ? (unsigned int)js->n : 1;
+	pthread_mutex_init(&r.mu, NULL);
+	pthread_cond_init(&r.cv, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < n; i++) {
 		if (pthread_create(&tid[i], NULL, worker, &r))
 			break;
 		started++;
 	}
-	if (!started)
-		return ATT_E_NOMEM;
-	while (o->progress && atomic_load(&r.done) < js->n) {
-		struct timespec ts = {0, 200 * 1000 * 1000};
+	if (!started) {
+		rc = ATT_E_NOMEM;
+		goto out;
+	}
+	while (next < js->n) {
+		struct pkg_job *j = &js->j[next];
 
-		nanosleep(&ts, NULL);
-		progress(&r, since(&t0), 0);
+		if (!atomic_load(&j->finished)) {
+			wait_for(&r, next);
+			if (o->progress)
+				progress(&r, since(&t0), 0);
+			continue;
+		}
+		st->file_bytes += j->list.bytes;
+		if (o->sink && !rc && !atomic_load(&r.stop)) {
+			rc = o->sink(j, o->ctx);
+			if (rc)
+				atomic_store(&r.stop, 1);
+		}
+		pkg_list_release(&j->list);
+		next++;
 	}
 	for (i = 0; i < started; i++) {
 		void *ret;
 
 		pthread_join(tid[i], &ret);
-		if (ret)
+		if (ret && !rc)
 			rc = ATT_E_NOMEM;
 	}
 	if (o->progress)
 		progress(&r, since(&t0), 1);
-	memset(st, 0, sizeof(*st));
 	st->jobs = js->n;
 	st->cached = atomic_load(&r.cached);
 	st->hashed_archives = atomic_load(&r.hashed);
 	st->archive_bytes = atomic_load(&r.bytes);
-	for (k = 0; k < js->n; k++)
-		st->file_bytes += js->j[k].list.bytes;
+out:
+	pthread_cond_destroy(&r.cv);
+	pthread_mutex_destroy(&r.mu);
 	return rc;
 }

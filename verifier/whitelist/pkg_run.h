@@ -7,6 +7,7 @@
 #define ATTEST_WL_PKG_RUN_H
 
 #include <regex.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -30,6 +31,7 @@ struct pkg_job {
 	int rc;
 	int cached; /* taken from the cache */
 	char err[320];
+	atomic_int finished; /* set by the worker when rc, list are final */
 };
 
 struct pkg_jobs {
@@ -48,6 +50,14 @@ struct pkg_run_opts {
 	unsigned int threads;
 	int progress;
 	const char *cache; /* directory or NULL */
+	/*
+	 * Called in the calling thread for each job in order, as soon as it
+	 * and those before it are done; the job's list is released after
+	 * it returns, so memory holds only the jobs in flight. A non-zero
+	 * return stops the run (the jobs not started are skipped).
+	 */
+	int (*sink)(struct pkg_job *j, void *ctx);
+	void *ctx;
 };
 
 struct pkg_run_stats {
@@ -56,8 +66,9 @@ struct pkg_run_stats {
 };
 
 /*
- * Reads every job (in threads); a job's failure is in its rc and err.
- * Returns ATT_OK unless the run itself failed (no memory, no thread).
+ * Reads every job (in threads) and hands each to o->sink; a job's failure
+ * is in its rc and err. Returns the first non-zero sink return, or an
+ * error of the run itself (no memory, no thread), or ATT_OK.
  */
 int pkg_run(struct pkg_jobs *js, const struct pkg_run_opts *o,
 	    struct pkg_run_stats *st);
