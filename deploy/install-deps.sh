@@ -17,7 +17,7 @@ BUILD="build-essential pkg-config clang libclang-rt-14-dev llvm
 # Test services, reference tools for cross-checks, benchmark helpers.
 TEST="swtpm swtpm-tools tpm2-tools ima-evm-utils postgresql openssl curl
  python3 python3-jsonschema valgrind chromium libnss3-tools fonts-dejavu-core
- gpg"
+ gpg lz4 zstd xz-utils initramfs-tools"
 
 # Kernel side: headers for kbuild, stock kernels booted by the VM tests, qemu.
 KVER_612="6.12.118+deb12"
