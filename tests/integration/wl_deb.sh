@@ -152,6 +152,22 @@ open(os.path.join(t, "truncated-hdr.deb"), "wb").write(full[:8 + 60 + 4 + 30])
 raw = tar([{"name": "./usr/bin/big", "data": os.urandom(20000)}], comp=None)
 open(os.path.join(t, "tar-cut.deb"), "wb").write(deb(raw[:10000], name="data.tar"))
 PY
+python3 - "$T" <<'PY'
+import io, lzma, os, sys, tarfile
+t = sys.argv[1]
+def member(name, data):
+    return b"%-16s%-12d%-6d%-6d%-8s%-10d`\n" % (name.encode(), 0, 0, 0, b"100644", len(data)) + data + (b"\n" if len(data) % 2 else b"")
+bio = io.BytesIO()
+with tarfile.open(fileobj=bio, mode="w", format=tarfile.GNU_FORMAT, encoding="utf-8", errors="surrogateescape") as tf:
+    for name, data in (("./usr/bin/bad\udcffname", b"#!/bin/sh\n"), ("./usr/bin/fine", b"#!/bin/sh\n")):
+        ti = tarfile.TarInfo(name); ti.mode = 0o755; ti.size = len(data); tf.addfile(ti, io.BytesIO(data))
+ctl = lzma.compress(b"")
+open(os.path.join(t, "nonutf8.deb"), "wb").write(b"!<arch>\n" + member("debian-binary", b"2.0\n") +
+    member("control.tar.xz", ctl) + member("data.tar.xz", lzma.compress(bio.getvalue())))
+PY
+expect 1 "a name that is not UTF-8: reported, exit 1" "$W" create --deb "$T/nonutf8.deb" -o "$T/nu.json"
+grep -q 'nonutf8.deb: name is not UTF-8.*/usr/bin/bad\\xffname' "$T/err" && grep -q '"/usr/bin/fine"' "$T/nu.json" &&
+	ok "non-UTF-8 name reported escaped, the rest written" || { bad "non-UTF-8 name"; cat "$T/err"; }
 expect 0 "a crafted good package" "$W" create --deb "$T/good.deb" -o "$T/good.json"
 grep -q '"/usr/bin/ok"' "$T/good.json" && ok "crafted package listed" || bad "crafted package"
 for c in absolute:"absolute or with '..'" dotdot:"absolute or with '..'" hardlink-out:"hard link to no earlier file" \
@@ -342,6 +358,18 @@ expect 0 "Release + Release.gpg" "$W" create --apt-repo "$T/r2" --keyring "$T/ke
 "$W" diff "$T/r2.json" "$T/apt.json" >/dev/null && ok "same whitelist from the detached signature" || bad "Release.gpg"
 echo tampered >>"$T/r2/Release"
 expect 2 "Release changed after Release.gpg" "$W" create --apt-repo "$T/r2" --keyring "$T/key.gpg" -o "$T/h.json"
+# an expired Release (Valid-Until in the past) is refused, as APT does
+for when in "Sat, 01 Jan 2000 00:00:00 UTC":2 "Fri, 01 Jan 2100 00:00:00 UTC":0; do
+	rm -rf "$T/r2" && cp -r "$T/repo" "$T/r2"
+	(cd "$T/r2" && sed -i "s/^Suite: test\$/Suite: test\nValid-Until: ${when%:*}/" Release &&
+		gpg -q --batch --yes -u test@example.org --clearsign -o InRelease Release)
+	rm -f "$T/h.json"
+	expect "${when##*:}" "Valid-Until: ${when%:*}" "$W" create --apt-repo "$T/r2" --keyring "$T/key.gpg" -o "$T/h.json"
+	if [ "${when##*:}" -eq 2 ]; then
+		grep -q "Release expired (Valid-Until: Sat, 01 Jan 2000" "$T/err" && [ ! -e "$T/h.json" ] &&
+			ok "expired Release named, nothing written" || { bad "expired Release"; cat "$T/err"; }
+	fi
+done
 # a mirror's layout: dists/SUITE/main/binary-all/Packages.xz, pool/ at the root
 mkdir -p "$T/mirror/dists/test/main/binary-all"
 cp -r "$T/repo/pool" "$T/mirror/"

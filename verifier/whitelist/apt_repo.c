@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "attest/buf.h"
@@ -493,6 +494,38 @@ static int pick(const char *line, size_t n, char *rel, uint8_t *sha,
 	return strstr(rel, "..") || rel[0] == '/' ? -1 : 1;
 }
 
+/*
+ * A Release past its Valid-Until is refused, as APT refuses it: an old
+ * signed Release replayed would hide newer versions (and their fixes).
+ * Dates are RFC 2822 in UTC ("Sat, 14 Dec 2026 08:30:01 UTC").
+ */
+static int check_valid_until(const char *s, size_t n, const char *suite,
+			     char *err, size_t errlen)
+{
+	char v[128];
+	struct tm tm;
+	const char *end;
+	time_t t;
+
+	if (deb822_field(s, n, "Valid-Until", v, sizeof(v)) == ATT_E_NOT_FOUND)
+		return ATT_OK;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(v, "%a, %d %b %Y %H:%M:%S", &tm);
+	if (!end || (strcmp(end, " UTC") && strcmp(end, " GMT") &&
+		     strcmp(end, " +0000") && strcmp(end, " Z"))) {
+		snprintf(err, errlen, "%s: Release's Valid-Until unreadable",
+			 suite);
+		return ATT_E_FORMAT;
+	}
+	t = timegm(&tm);
+	if (t < time(NULL)) {
+		snprintf(err, errlen, "%s: Release expired (Valid-Until: %s)",
+			 suite, v);
+		return ATT_E_VERIFY;
+	}
+	return ATT_OK;
+}
+
 struct listed {
 	char rel[PKG_MAX_PATH + 1];
 	uint8_t sha[32];
@@ -548,6 +581,9 @@ static int load_suite(struct apt_index *x, const char *root, const char *suite,
 		rc = ATT_E_FORMAT;
 		goto out;
 	}
+	rc = check_valid_until(s, n, suite, err, errlen);
+	if (rc)
+		goto out;
 	for (p = body, end = body + blen; p < end;) {
 		const char *e = memchr(p, '\n', (size_t)(end - p));
 		char path[PKG_MAX_PATH + 300];
