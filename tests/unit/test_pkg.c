@@ -640,6 +640,13 @@ static void cache(void **state)
 		pkg_cache_load(dir, ATT_HASH_SHA256, PKG_TYPE_DEB, key, &back),
 		ATT_E_NOT_FOUND);
 	assert_int_equal(back.n, 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("{\"v\": 1, \"hash\": null, \"entries\": []}", f);
+	fclose(f);
+	assert_int_equal(
+		pkg_cache_load(dir, ATT_HASH_SHA256, PKG_TYPE_DEB, key, &back),
+		ATT_E_NOT_FOUND);
 	pkg_list_release(&back);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/sha256", dir);

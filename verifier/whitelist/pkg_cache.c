@@ -101,6 +101,7 @@ int pkg_cache_load(const char *dir, enum att_hash h, enum pkg_type type,
 	if (!root || !json_object_object_get_ex(root, "v", &v) ||
 	    json_object_get_int(v) != CACHE_VERSION ||
 	    !json_object_object_get_ex(root, "hash", &v) ||
+	    !json_object_is_type(v, json_type_string) ||
 	    strcmp(json_object_get_string(v), att_hash_name(h)) ||
 	    !json_object_object_get_ex(root, "entries", &ents) ||
 	    !json_object_is_type(ents, json_type_array))
