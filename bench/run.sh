@@ -59,3 +59,7 @@ printf '%-9s %-8s %12s %12s %10s %10s %8s\n' files tool seconds files/s rss-MiB 
 python3 "$here/measure.py" "$repeat" "$files" "$size" \
 	"attest" "$W create --rootfs $T/tree --all --no-progress -o $T/tree.json" \
 	"sha256sum" "sh -c 'find $T/tree -type f -print0 | xargs -0 sha256sum >/dev/null'"
+
+# Whitelists from Debian packages (bench/deb.sh): create --deb against
+# dpkg-deb | tar -x + sha256sum, and a re-run over an unchanged repository.
+sh "$here/deb.sh" "$B"

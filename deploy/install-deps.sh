@@ -11,11 +11,13 @@ set -eu
 # Build toolchain and userspace libraries.
 BUILD="build-essential pkg-config clang libclang-rt-14-dev llvm
  libssl-dev libjson-c-dev libcurl4-openssl-dev libmicrohttpd-dev libgnutls28-dev
- libsqlite3-dev sqlite3 libpq-dev libcmocka-dev libtss2-dev libsystemd-dev"
+ libsqlite3-dev sqlite3 libpq-dev libcmocka-dev libtss2-dev libsystemd-dev
+ libarchive-dev"
 
 # Test services, reference tools for cross-checks, benchmark helpers.
 TEST="swtpm swtpm-tools tpm2-tools ima-evm-utils postgresql openssl curl
- python3 python3-jsonschema valgrind chromium libnss3-tools fonts-dejavu-core"
+ python3 python3-jsonschema valgrind chromium libnss3-tools fonts-dejavu-core
+ gpg lz4 zstd xz-utils initramfs-tools"
 
 # Kernel side: headers for kbuild, stock kernels booted by the VM tests, qemu.
 KVER_612="6.12.118+deb12"

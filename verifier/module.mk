@@ -3,7 +3,7 @@ WL_BIN := $(B)/bin/attest-whitelist
 BINS += $(WL_BIN)
 LINKS += $(WL_BIN)
 $(WL_BIN)_SRCS := $(wildcard $(SRC)/verifier/whitelist/*.c)
-$(WL_BIN)_LIBS :=
+$(WL_BIN)_LIBS := $(shell pkg-config --libs libarchive)
 
 # attest-verifier: the REST service (verifier/service/)
 VER_BIN := $(B)/bin/attest-verifier

@@ -3,6 +3,9 @@
 # both Debian kernels, from a copy of kernel/ in a private DKMS tree (the
 # machine's own /usr/src and /var/lib/dkms are left alone).
 set -u
+# Run from `make O=DIR integration`, MAKEFLAGS carries O=DIR, which
+# kbuild would take as its output directory: DKMS's make must not see it.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 command -v dkms >/dev/null || { echo "FAIL: dkms is not installed"; exit 1; }
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT

@@ -1,7 +1,7 @@
 #!/bin/sh
 # valgrind_whitelist.sh - attest-whitelist (release build) under valgrind:
 # check (binary and ascii, JSON output, a bad list), create (rootfs with
-# every kind of file, IMA log), merge, diff, export/import: no invalid
+# every kind of file, IMA log, .deb packages, an initramfs), merge, diff, export/import: no invalid
 # access, no definite or indirect leak (valgrind exits 9 on any).
 set -u
 B=${ATT_BUILD:?}
@@ -39,7 +39,17 @@ cp /bin/true "$T/r/usr/bin/"
 printf '#!/bin/sh\n' >"$T/r/usr/bin/s"
 ln -s true "$T/r/usr/bin/l"
 mkfifo "$T/r/usr/bin/f"
-vg 1 "create rootfs (a fifo reported)" create --rootfs "$T/r" -j 2 -o "$T/c.json"
+vg 0 "create rootfs (a fifo reported, exit 0)" create --rootfs "$T/r" -j 2 -o "$T/c.json"
+# packages and an initramfs: libarchive's decoders and the cache
+. "${ATT_SRC:?}/tests/lib/debs.sh"
+att_fetch_debs "$B/../test-debs" hello bzip2 || fail=$((fail + 1))
+vg 0 "create --deb (hard links) with a cache" create --deb "$B"/../test-debs/hello_*.deb "$B"/../test-debs/bzip2_*.deb --cache "$T/cache" -j 2 -o "$T/d.json"
+vg 0 "create --deb from the cache" create --deb "$B"/../test-debs/hello_*.deb "$B"/../test-debs/bzip2_*.deb --cache "$T/cache" -o "$T/d2.json"
+head -c 30000 "$B"/../test-debs/hello_*.deb >"$T/cut.deb"
+vg 2 "create --deb (a truncated package)" create --deb "$T/cut.deb" -o "$T/d3.json"
+(cd "$T/r" && find . | cpio --quiet -o -H newc) >"$T/early.cpio" 2>/dev/null
+{ cat "$T/early.cpio"; gzip <"$T/early.cpio"; } >"$T/initrd"
+vg 0 "create --initrd (early + gzip)" create --initrd "$T/initrd" -o "$T/i.json"
 vg 1 "create from an IMA log (violations reported)" create --ima-log "$T/l" -o "$T/c2.json"
 vg 0 "merge" merge "$T/c.json" "$T/c2.json" -o "$T/m.json"
 vg 1 "diff" diff "$T/c.json" "$T/m.json"

@@ -35,7 +35,7 @@ chmod -R a+rX "$R/usr" "$R/etc" "$R/lib" "$R/proc" "$R/var"
 # Run as an unprivileged user so that the 0700 file really is unreadable.
 mkdir "$T/nobody"
 chown nobody "$T/nobody"
-expect 1 "create reports and exits 1" runuser -u nobody -- "$W" create --rootfs "$R" -j 2 -o "$T/nobody/wl.json"
+expect 1 "create reports and exits 1" runuser -u nobody -- "$W" create --rootfs "$R" --policy exec -j 2 -o "$T/nobody/wl.json"
 cp "$T/nobody/wl.json" "$T/wl.json"
 cp "$T/err" "$T/create.err"
 for what in "special file not hashed: $R/usr/bin/fifo: fifo" \
@@ -59,21 +59,22 @@ assert m["timestamp"] == "2023-11-14T22:13:20Z" and m["hash_alg"] == "sha256" an
 PY
 expect 0 "validate" "$W" validate "$T/wl.json"
 # Deterministic, and the same with one thread.
-runuser -u nobody -- "$W" create --rootfs "$R" -j 1 -o "$T/nobody/wl1.json" 2>/dev/null
+runuser -u nobody -- "$W" create --rootfs "$R" --policy exec -j 1 -o "$T/nobody/wl1.json" 2>/dev/null
 cp "$T/nobody/wl1.json" "$T/wl1.json"
 cmp -s "$T/wl.json" "$T/wl1.json" && ok "deterministic across -j" || bad "output differs between -j 1 and -j 2"
-# --all takes the data file; --exclude, --include, --prefix, --skip-path.
+# --all (= --policy tcb, the default) takes the data file; --exclude,
+# --include, --prefix, --skip-path.
 "$W" create --rootfs "$R" --all -o "$T/all.json" 2>/dev/null
 grep -q '"/etc/data.conf"' "$T/all.json" && ok "--all takes data files" || bad "--all"
 grep -q '"/etc/data.conf"' "$T/wl.json" && bad "data file taken without --all" || ok "data file not a candidate"
 grep -q 'ignored' "$T/all.json" && bad "default excludes not applied" || ok "default excludes (/proc, /var/log)"
-"$W" create --rootfs "$R" --exclude '/usr/bin/s.*' -o "$T/ex.json" 2>/dev/null
+"$W" create --rootfs "$R" --policy exec --exclude '/usr/bin/s.*' -o "$T/ex.json" 2>/dev/null
 grep -q '/usr/bin/script' "$T/ex.json" && bad "--exclude" || ok "--exclude"
 "$W" create --rootfs "$R" --include '/lib/.*' -o "$T/in.json" 2>/dev/null
 [ "$(grep -c '"/' "$T/in.json")" -eq 1 ] && grep -q foo.ko "$T/in.json" && ok "--include" || bad "--include"
 "$W" create --rootfs "$R" --prefix /srv/img --include '/srv/img/lib/.*' -o "$T/pf.json" 2>/dev/null
 grep -q '"/srv/img/lib/modules/foo.ko"' "$T/pf.json" && ok "--prefix" || bad "--prefix"
-"$W" create --rootfs "$R" --skip-path /usr -o "$T/sk.json" 2>/dev/null
+"$W" create --rootfs "$R" --policy exec --skip-path /usr -o "$T/sk.json" 2>/dev/null
 grep -q '/usr/' "$T/sk.json" && bad "--skip-path" || ok "--skip-path"
 expect 2 "missing rootfs" "$W" create --rootfs "$T/nope"
 expect 2 "no source" "$W" create

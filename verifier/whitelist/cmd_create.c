@@ -18,6 +18,7 @@
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/ima.h"
+#include "create_pkg.h"
 #include "walk.h"
 #include "wlcli.h"
 #include "wldoc.h"
@@ -30,102 +31,12 @@ static const char *const default_excludes[] = {
 	"/lost\\+found/",
 };
 
-void wlcli_create_usage(void)
-{
-	fputs("NAME\n"
-	      "    attest-whitelist create - build a whitelist\n"
-	      "\n"
-	      "SYNOPSIS\n"
-	      "    attest-whitelist create [--rootfs DIR] [--ima-log FILE] "
-	      "[-o FILE]\n"
-	      "        [--uefi-log FILE [--uefi-bank BANK]]\n"
-	      "        [--prefix P] [--all] [--exclude RE]... [--include "
-	      "RE]...\n"
-	      "        [--skip-path P]... [--no-default-excludes] [--hash "
-	      "ALG] [-j N]\n"
-	      "        [--list-hash BANK] [--progress|--no-progress]\n"
-	      "\n"
-	      "DESCRIPTION\n"
-	      "    --rootfs DIR walks a root filesystem (a mounted image, a "
-	      "debootstrap\n"
-	      "    tree, or /) without following symlinks and hashes what a "
-	      "measurement\n"
-	      "    policy sees: files with an execute bit, ELF objects, "
-	      "scripts with a\n"
-	      "    '#!' line and kernel modules (--all: every regular file). "
-	      "Paths are\n"
-	      "    written as seen from the host: DIR maps onto / (or onto "
-	      "--prefix).\n"
-	      "    Hard links share one hash. Special files, unreadable "
-	      "files, directory\n"
-	      "    loops, names that are not UTF-8 (JSON cannot hold them) "
-	      "and files\n"
-	      "    that change while hashed are reported on stderr and "
-	      "counted; none is\n"
-	      "    dropped silently.\n"
-	      "    --ima-log FILE takes the measurements of a known-good "
-	      "host (binary or\n"
-	      "    ascii list), boot_aggregate included; violations are "
-	      "reported, not\n"
-	      "    taken. Both options together merge the two.\n"
-	      "    --uefi-log FILE reads a golden machine's firmware event "
-	      "log\n"
-	      "    (/sys/kernel/security/tpm0/binary_bios_measurements) and "
-	      "writes the\n"
-	      "    whitelist's 'boot' section from it: Secure Boot (true "
-	      "when on, else\n"
-	      "    \"any\"), the PK, KEK and db entries as allowed sets, the "
-	      "dbx entries\n"
-	      "    as required ones, the db certificates that verified "
-	      "images, one stage\n"
-	      "    per boot application in order, the kernels and initrds "
-	      "grub loaded,\n"
-	      "    grub's kernel command lines as an exact pattern, "
-	      "separators required.\n"
-	      "    Edit it to allow more than the golden machine shows "
-	      "(docs/whitelist.md,\n"
-	      "    \"Measured boot\"). It may be used alone or with the "
-	      "others.\n"
-	      "\n"
-	      "OPTIONS\n"
-	      "    -o FILE             output (default: standard output), "
-	      "written atomically\n"
-	      "    --exclude RE        skip paths matching RE (POSIX ERE, "
-	      "anchored at the\n"
-	      "                        start like Keylime's excludes); "
-	      "repeatable\n"
-	      "    --include RE        take only files matching RE; "
-	      "repeatable\n"
-	      "    --skip-path P       do not descend into P (as seen from "
-	      "the host)\n"
-	      "    --no-default-excludes  walk /proc, /sys, /dev, /run, "
-	      "/tmp, /var/log,\n"
-	      "                        /var/tmp, /var/cache too\n"
-	      "    --hash ALG          sha256 (default), sha1, sha384, "
-	      "sha512\n"
-	      "    -j N                hashing threads (default: the number "
-	      "of CPUs)\n"
-	      "    --list-hash BANK    template digest bank of --ima-log "
-	      "(default sha1)\n"
-	      "    --progress          progress on stderr (default: when it "
-	      "is a terminal)\n"
-	      "    --uefi-bank BANK    digest bank the boot section takes "
-	      "from --uefi-log\n"
-	      "                        (default sha256)\n"
-	      "\n"
-	      "    SOURCE_DATE_EPOCH, when set, fixes meta.timestamp for "
-	      "reproducible output.\n"
-	      "\n"
-	      "EXIT STATUS\n"
-	      "    0 written; 1 written, but some files were reported and "
-	      "left out;\n"
-	      "    2 error (nothing written).\n",
-	      stdout);
-}
-
 struct create_args {
 	const char *rootfs, *ima_log, *uefi_log, *out, *prefix;
-	int all, no_defaults, progress;
+	const char *apt_repo, *keyring, *cache, *dpkg_root;
+	const char **debs, **initrds;
+	size_t ndebs, ninitrds;
+	int all, no_defaults, progress, no_usrmerge;
 	enum att_hash hash, list_hash, uefi_bank;
 	unsigned int threads;
 	struct att_buf excl, incl;
@@ -178,6 +89,14 @@ static int parse(int argc, char **argv, struct create_args *a)
 		{"list-hash", required_argument, NULL, 'l'},
 		{"progress", no_argument, NULL, 'P'},
 		{"no-progress", no_argument, NULL, 'Q'},
+		{"deb", required_argument, NULL, 'D'},
+		{"initrd", required_argument, NULL, 'R'},
+		{"apt-repo", required_argument, NULL, 'A'},
+		{"keyring", required_argument, NULL, 'K'},
+		{"cache", required_argument, NULL, 'C'},
+		{"dpkg-root", required_argument, NULL, 'd'},
+		{"policy", required_argument, NULL, 'y'},
+		{"no-usrmerge", no_argument, NULL, 'U'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -192,6 +111,7 @@ static int parse(int argc, char **argv, struct create_args *a)
 	a->out = "-";
 	a->progress = isatty(STDERR_FILENO);
 	a->threads = ncpu > 0 ? (unsigned int)ncpu : 1;
+	a->all = 1; /* --policy tcb */
 	att_buf_init(&a->excl, 0);
 	att_buf_init(&a->incl, 0);
 	while ((c = getopt_long(argc, argv, "o:j:h", opts, NULL)) != -1) {
@@ -213,6 +133,41 @@ static int parse(int argc, char **argv, struct create_args *a)
 			break;
 		case 'a':
 			a->all = 1;
+			break;
+		case 'y':
+			if (strcmp(optarg, "tcb") && strcmp(optarg, "exec")) {
+				fprintf(stderr, "attest-whitelist: --policy "
+						"takes tcb or exec\n");
+				return ATT_E_INVAL;
+			}
+			a->all = !strcmp(optarg, "tcb");
+			break;
+		case 'D':
+		case 'R': {
+			const char ***vec = c == 'D' ? &a->debs : &a->initrds;
+			size_t *n = c == 'D' ? &a->ndebs : &a->ninitrds;
+			const char **nv = realloc(*vec, (*n + 1) * sizeof(*nv));
+
+			if (!nv)
+				return ATT_E_NOMEM;
+			*vec = nv;
+			nv[(*n)++] = optarg;
+			break;
+		}
+		case 'A':
+			a->apt_repo = optarg;
+			break;
+		case 'K':
+			a->keyring = optarg;
+			break;
+		case 'C':
+			a->cache = optarg;
+			break;
+		case 'd':
+			a->dpkg_root = optarg;
+			break;
+		case 'U':
+			a->no_usrmerge = 1;
 			break;
 		case 'x':
 			if (add_alt(&a->excl, optarg))
@@ -279,10 +234,29 @@ static int parse(int argc, char **argv, struct create_args *a)
 			return ATT_E_INVAL;
 		}
 	}
-	if (optind != argc || (!a->rootfs && !a->ima_log && !a->uefi_log)) {
+	/* --deb A.deb B.deb ...: the names after the first are debs too */
+	for (; a->ndebs && optind < argc; optind++) {
+		const char **nv =
+			realloc(a->debs, (a->ndebs + 1) * sizeof(*nv));
+
+		if (!nv)
+			return ATT_E_NOMEM;
+		a->debs = nv;
+		nv[a->ndebs++] = argv[optind];
+	}
+	if (optind != argc ||
+	    (!a->rootfs && !a->ima_log && !a->uefi_log && !a->ndebs &&
+	     !a->ninitrds && !a->apt_repo && !a->dpkg_root)) {
 		fprintf(stderr, "usage: attest-whitelist create --rootfs DIR | "
-				"--ima-log FILE | --uefi-log FILE [options] "
-				"(see --help)\n");
+				"--deb FILE... | --apt-repo DIR | --dpkg-root "
+				"ROOT | --initrd FILE | --ima-log FILE | "
+				"--uefi-log FILE [options] (see --help)\n");
+		return ATT_E_INVAL;
+	}
+	if (!!a->apt_repo != !!a->keyring) {
+		fprintf(stderr, "attest-whitelist: --apt-repo needs --keyring "
+				"(and --keyring an --apt-repo): an index is "
+				"never taken unverified\n");
 		return ATT_E_INVAL;
 	}
 	return ATT_OK;
@@ -388,8 +362,10 @@ static int from_rootfs(const struct create_args *a, struct wldoc *doc,
 		(double)w.st.bytes_done / 1048576.0, w.st.not_candidate,
 		w.st.hardlinks, w.st.symlinks, w.st.excluded, w.st.special,
 		w.st.unreadable, w.st.changed, w.st.loops, w.st.not_utf8);
-	*reported += (int)(w.st.special + w.st.unreadable + w.st.changed +
-			   w.st.loops + w.st.not_utf8);
+	/* special files are reported, not counted: IMA measures only
+	 * regular files (a fifo or socket in a tree is normal) */
+	*reported += (int)(w.st.unreadable + w.st.changed + w.st.loops +
+			   w.st.not_utf8);
 out:
 	walk_release(&w);
 	if (o.excl)
@@ -544,6 +520,65 @@ out:
 	return rc;
 }
 
+static int from_packages(const struct create_args *a, struct wldoc *doc,
+			 int *reported)
+{
+	struct create_pkg_args p = {.debs = a->debs,
+				    .ndebs = a->ndebs,
+				    .initrds = a->initrds,
+				    .ninitrds = a->ninitrds,
+				    .apt_repo = a->apt_repo,
+				    .keyring = a->keyring,
+				    .cache = a->cache,
+				    .dpkg_root = a->dpkg_root,
+				    .all = a->all,
+				    .usrmerge = !a->no_usrmerge,
+				    .progress = a->progress,
+				    .hash = a->hash,
+				    .threads = a->threads};
+	regex_t ere, ire;
+	int rc;
+
+	rc = compile(&a->excl, &ere, &p.excl);
+	if (!rc)
+		rc = compile(&a->incl, &ire, &p.incl);
+	if (!rc)
+		rc = wlcli_create_pkgs(&p, doc, reported);
+	if (p.excl)
+		regfree(p.excl);
+	if (p.incl)
+		regfree(p.incl);
+	return rc;
+}
+
+/* meta.source: "rootfs:DIR + deb:N files + ..." */
+static int source_text(const struct create_args *a, struct att_buf *b)
+{
+	int rc = ATT_OK;
+
+#define SRC_PART(cond, ...)                                          \
+	do {                                                         \
+		if (!rc && (cond)) {                                 \
+			if (b->len)                                  \
+				rc = att_buf_printf(b, " + ");       \
+			if (!rc)                                     \
+				rc = att_buf_printf(b, __VA_ARGS__); \
+		}                                                    \
+	} while (0)
+	SRC_PART(a->rootfs, "rootfs:%s", a->rootfs);
+	SRC_PART(a->ima_log, "ima-log:%s", a->ima_log);
+	SRC_PART(a->uefi_log, "uefi-log:%s", a->uefi_log);
+	SRC_PART(a->ndebs == 1, "deb:%s", a->ndebs ? a->debs[0] : "");
+	SRC_PART(a->ndebs > 1, "deb:%zu files", a->ndebs);
+	SRC_PART(a->apt_repo, "apt-repo:%s", a->apt_repo);
+	SRC_PART(a->dpkg_root, "dpkg-root:%s", a->dpkg_root);
+	SRC_PART(a->ninitrds == 1, "initrd:%s",
+		 a->ninitrds ? a->initrds[0] : "");
+	SRC_PART(a->ninitrds > 1, "initrd:%zu files", a->ninitrds);
+#undef SRC_PART
+	return rc ? rc : att_buf_cstr(b);
+}
+
 int wlcli_create(int argc, char **argv)
 {
 	struct create_args a = {0};
@@ -577,17 +612,12 @@ int wlcli_create(int argc, char **argv)
 		rc = WLCLI_EXIT_ERROR;
 		goto out;
 	}
-	if (att_buf_printf(&src, "%s%s%s%s%s%s", a.rootfs ? "rootfs:" : "",
-			   a.rootfs ? a.rootfs : "",
-			   a.rootfs && a.ima_log ? " + ima-log:"
-			   : a.ima_log		 ? "ima-log:"
-						 : "",
-			   a.ima_log ? a.ima_log : "",
-			   !a.uefi_log		   ? ""
-			   : a.rootfs || a.ima_log ? " + uefi-log:"
-						   : "uefi-log:",
-			   a.uefi_log ? a.uefi_log : "") ||
-	    att_buf_cstr(&src) ||
+	if ((a.ndebs || a.ninitrds || a.apt_repo || a.dpkg_root) &&
+	    from_packages(&a, doc, &reported)) {
+		rc = WLCLI_EXIT_ERROR;
+		goto out;
+	}
+	if (source_text(&a, &src) ||
 	    wldoc_set_meta(doc, (char *)src.data, att_hash_name(a.hash))) {
 		rc = WLCLI_EXIT_ERROR;
 		goto out;
@@ -605,5 +635,7 @@ out_args:
 	att_buf_release(&a.excl);
 	att_buf_release(&a.incl);
 	free(a.skip);
+	free(a.debs);
+	free(a.initrds);
 	return rc;
 }

@@ -25,6 +25,7 @@
 #include "attest/buf.h"
 #include "attest/codec.h"
 #include "attest/err.h"
+#include "pkg.h"
 
 #define WALK_MAX_DEPTH 256
 #define CHUNK	       (256 * 1024)
@@ -219,29 +220,11 @@ int walk_collect(struct walk *w, const struct walk_opts *o)
 	return walk_dir(&c, o->root, mapped);
 }
 
+/* The same selection as for packages and initramfs images (pkg.h). */
 static int is_candidate(const struct walk_file *f, const uint8_t *head,
 			size_t n)
 {
-	size_t l = strlen(f->path);
-	static const char *const ko[] = {".ko", ".ko.xz", ".ko.zst", ".ko.gz"};
-	size_t i;
-
-	if (f->exec)
-		return 1;
-	if (n >= 4 && !memcmp(head,
-			      "\x7f"
-			      "ELF",
-			      4))
-		return 1;
-	if (n >= 2 && head[0] == '#' && head[1] == '!')
-		return 1;
-	for (i = 0; i < 4; i++) {
-		size_t k = strlen(ko[i]);
-
-		if (l > k && !strcmp(f->path + l - k, ko[i]))
-			return 1;
-	}
-	return 0;
+	return pkg_is_candidate(f->path, f->exec, head, n);
 }
 
 struct pool {
