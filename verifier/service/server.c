@@ -365,6 +365,22 @@ static void server_free(struct ver_server *s)
 	free(s);
 }
 
+/* A server of ctx with no daemon yet (server_free undoes it). */
+static struct ver_server *server_new(struct ver_ctx *ctx)
+{
+	struct ver_server *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->ctx = ctx;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->idle, NULL);
+	att_buf_init(&s->cert, 0);
+	att_buf_init(&s->key, 0);
+	att_buf_init(&s->trust, 0);
+	return s;
+}
+
 int ver_server_start(struct ver_ctx *ctx, struct ver_server **out)
 {
 	const struct ver_config *cfg = ctx->cfg;
@@ -375,15 +391,9 @@ int ver_server_start(struct ver_ctx *ctx, struct ver_server **out)
 	int rc;
 
 	*out = NULL;
-	s = calloc(1, sizeof(*s));
+	s = server_new(ctx);
 	if (!s)
 		return ATT_E_NOMEM;
-	s->ctx = ctx;
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->idle, NULL);
-	att_buf_init(&s->cert, 0);
-	att_buf_init(&s->key, 0);
-	att_buf_init(&s->trust, 0);
 	rc = read_pem(&s->cert, cfg->tls_cert);
 	if (!rc)
 		rc = read_pem(&s->key, cfg->tls_key);
@@ -450,15 +460,9 @@ int ver_server_start_plain(struct ver_ctx *ctx, struct ver_server **out)
 	struct ver_server *s;
 
 	*out = NULL;
-	s = calloc(1, sizeof(*s));
+	s = server_new(ctx);
 	if (!s)
 		return ATT_E_NOMEM;
-	s->ctx = ctx;
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->idle, NULL);
-	att_buf_init(&s->cert, 0);
-	att_buf_init(&s->key, 0);
-	att_buf_init(&s->trust, 0);
 	/*
 	 * poll(), not epoll: edge-triggered, libmicrohttpd misses an end of
 	 * input that arrives with the data (a half-closed connection waits
