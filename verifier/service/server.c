@@ -170,6 +170,15 @@ static void budget_put(struct ver_conn_req *cr)
 	cr->reserved = 0;
 }
 
+/* 503 busy with Retry-After: the body budget or memory is short. */
+static void busy(struct ver_resp *rs, const char *why)
+{
+	static const char *const retry[] = {"Retry-After", "5", NULL};
+
+	ver_error(rs, 503, "busy", "%s", why);
+	rs->headers = retry;
+}
+
 /*
  * A request's headers are in: its caller's role is checked against the
  * route's gate, and its declared length against the route's cap and the
@@ -181,7 +190,6 @@ static int admit(struct ver_conn_req *cr, struct MHD_Connection *c,
 		 struct ver_resp *rs)
 {
 	const struct ver_config *cfg = cr->srv->ctx->cfg;
-	static const char *const retry[] = {"Retry-After", "5", NULL};
 	struct ver_gate g;
 	const char *cl;
 	uint64_t len = 0;
@@ -201,15 +209,12 @@ static int admit(struct ver_conn_req *cr, struct MHD_Connection *c,
 		return 1;
 	}
 	if (len && !budget_take(cr, (size_t)len)) {
-		ver_error(rs, 503, "busy",
-			  "too many request bodies in flight; retry later");
-		rs->headers = retry;
+		busy(rs, "too many request bodies in flight; retry later");
 		return 1;
 	}
 	/* One allocation of the declared size (no doubling as it grows). */
 	if (len && att_buf_reserve(&cr->rq.body, (size_t)len)) {
-		ver_error(rs, 503, "busy", "out of memory; retry later");
-		rs->headers = retry;
+		busy(rs, "out of memory; retry later");
 		return 1;
 	}
 	return 0;
@@ -282,11 +287,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	memset(&rs, 0, sizeof(rs));
 	att_buf_init(&rs.body, 0);
 	if (cr->rq.over_budget) {
-		static const char *const retry[] = {"Retry-After", "5", NULL};
-
-		ver_error(&rs, 503, "busy",
-			  "too many request bodies in flight; retry later");
-		rs.headers = retry;
+		busy(&rs, "too many request bodies in flight; retry later");
 	} else if (cr->rq.too_big) {
 		ver_error(&rs, 413, "body_too_large",
 			  "the request body is over %zu bytes",
