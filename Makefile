@@ -13,7 +13,9 @@
 #   make fuzz       long fuzzing runs (FUZZ_SECONDS=N per target)
 #   make install    install binaries, systemd units, sysusers.d files,
 #                   configuration and directories under $(DESTDIR)
-#                   (binaries in $(PREFIX)/bin)
+#                   (binaries in $(PREFIX)/bin); slim.ko's boot files
+#                   (modules-load.d, modprobe.d: mode=enforce) and the
+#                   Debian labeling policy (docs/enforce-debian.md)
 #   make deb        Debian packages (dpkg-buildpackage, lintian) into
 #                   $(O)/deb/VERSION (DEB_VERSION=... for another version)
 #

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * the sleepable open hook: an in-kernel fsnotify group with one
- * FS_OPEN_PERM mark per watched superblock.
+ * FS_OPEN_PERM mark per watched superblock. The same marks take FS_CREATE:
+ * a directory just made, in its creator's context (dir_created: its label,
+ * lattice_dir.c).
  *
  * A permission event is delivered synchronously in the context of the task
  * that opens the file, after the LSMs agreed and before the open completes
@@ -76,6 +78,12 @@ static int slim_fsn_event(struct fsnotify_group *group, u32 mask,
 {
 	struct path *path;
 
+	/* a new directory: its label (lattice_dir.c) */
+	if ((mask & (FS_CREATE | FS_ISDIR)) == (FS_CREATE | FS_ISDIR)) {
+		struct inode *inode = fsnotify_data_inode(data, data_type);
+
+		return inode ? slim_hook_dir_created(inode) : 0;
+	}
 	if (!(mask & FS_OPEN_PERM) || data_type != FSNOTIFY_EVENT_PATH)
 		return 0;
 	/*
@@ -137,7 +145,7 @@ static int slim_watch_sb(struct super_block *sb)
 		goto out;
 	}
 	fsnotify_init_mark(&m->mark, slim_group);
-	m->mark.mask = FS_OPEN_PERM;
+	m->mark.mask = FS_OPEN_PERM | FS_CREATE;
 	m->sb = sb;
 	/* listed first, so that a racing unmount finds and unlists it */
 	spin_lock_irqsave(&slim_sbmark_lock, flags);

@@ -357,6 +357,49 @@ static int slim_call_file_free(struct ftrace_regs *fregs)
 	return 0;
 }
 
+/*
+ * directories: inode_create(dir, dentry, mode), inode_link(old_dentry,
+ * dir, new_dentry), inode_symlink(dir, dentry, old_name),
+ * inode_mkdir(dir, dentry, mode), inode_mknod(dir, dentry, mode, dev),
+ * inode_rmdir(dir, dentry)
+ */
+static int slim_call_inode_create(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_create((struct inode *)ARG(0),
+				      (struct dentry *)ARG(1));
+}
+
+static int slim_call_inode_link(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_link((struct dentry *)ARG(0),
+				    (struct inode *)ARG(1),
+				    (struct dentry *)ARG(2));
+}
+
+static int slim_call_inode_symlink(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_symlink((struct inode *)ARG(0),
+				       (struct dentry *)ARG(1));
+}
+
+static int slim_call_inode_mkdir(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_mkdir((struct inode *)ARG(0),
+				     (struct dentry *)ARG(1));
+}
+
+static int slim_call_inode_mknod(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_mknod((struct inode *)ARG(0),
+				     (struct dentry *)ARG(1));
+}
+
+static int slim_call_inode_rmdir(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_rmdir((struct inode *)ARG(0),
+				     (struct dentry *)ARG(1));
+}
+
 #undef ARG
 
 static struct slim_ftrace_hook slim_hooks[] = {
@@ -429,6 +472,19 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	{ .symbol = "security_mmap_file", .call = slim_call_mmap_file,
 	  .can_deny = true },
 	{ .symbol = "security_file_open", .call = slim_call_file_open },
+	/* directories */
+	{ .symbol = "security_inode_create", .call = slim_call_inode_create,
+	  .can_deny = true },
+	{ .symbol = "security_inode_link", .call = slim_call_inode_link,
+	  .can_deny = true },
+	{ .symbol = "security_inode_symlink", .call = slim_call_inode_symlink,
+	  .can_deny = true },
+	{ .symbol = "security_inode_mkdir", .call = slim_call_inode_mkdir,
+	  .can_deny = true },
+	{ .symbol = "security_inode_mknod", .call = slim_call_inode_mknod,
+	  .can_deny = true },
+	{ .symbol = "security_inode_rmdir", .call = slim_call_inode_rmdir,
+	  .can_deny = true },
 };
 
 static const unsigned int slim_nhooks = ARRAY_SIZE(slim_hooks);

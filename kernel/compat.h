@@ -137,4 +137,14 @@ static inline void slim_fsnotify_set_priority(struct fsnotify_group *group)
 #define slim_mnt_idmap(mnt) mnt_user_ns(mnt)
 #endif
 
+/*
+ * the same argument where no mount is known (a directory's create event):
+ * the identity mapping; security.* xattr handlers do not use it
+ */
+#ifdef SLIM_HAVE_MNT_IDMAP
+#define slim_nop_idmap() (&nop_mnt_idmap)
+#else
+#define slim_nop_idmap() (&init_user_ns)
+#endif
+
 #endif /* SLIM_COMPAT_H */

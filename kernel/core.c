@@ -55,6 +55,8 @@ int slim_hooks_init(void)
 	if (!rc)
 		rc = slim_lattice_splice_add_hooks();
 	if (!rc)
+		rc = slim_lattice_dir_add_hooks();
+	if (!rc)
 		rc = slim_measure_add_hooks();
 	if (!rc)
 		rc = slim_watch_add_hooks();
@@ -295,6 +297,42 @@ int slim_hook_pipe_read_done(struct file *file, gfp_t gfp)
 int slim_hook_unix_recv_done(struct sock *sk)
 {
 	return call_int_hook(unix_recv_done, sk);
+}
+
+int slim_hook_inode_create(struct inode *dir, struct dentry *dentry)
+{
+	return call_int_hook(inode_create, dir, dentry);
+}
+
+int slim_hook_inode_link(struct dentry *old_dentry, struct inode *dir,
+			 struct dentry *new_dentry)
+{
+	return call_int_hook(inode_link, old_dentry, dir, new_dentry);
+}
+
+int slim_hook_inode_symlink(struct inode *dir, struct dentry *dentry)
+{
+	return call_int_hook(inode_symlink, dir, dentry);
+}
+
+int slim_hook_inode_mkdir(struct inode *dir, struct dentry *dentry)
+{
+	return call_int_hook(inode_mkdir, dir, dentry);
+}
+
+int slim_hook_inode_mknod(struct inode *dir, struct dentry *dentry)
+{
+	return call_int_hook(inode_mknod, dir, dentry);
+}
+
+int slim_hook_inode_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	return call_int_hook(inode_rmdir, dir, dentry);
+}
+
+int slim_hook_dir_created(struct inode *inode)
+{
+	return call_int_hook(dir_created, inode);
 }
 
 /* ---- what the attach layers offer the rules ----------------------------- */

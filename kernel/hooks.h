@@ -96,6 +96,17 @@ enum slim_hook_id {
 	SLIM_HOOK_sock_sendpage,
 	SLIM_HOOK_pipe_read_done,
 	SLIM_HOOK_unix_recv_done,
+	/*
+	 * directories (lattice_dir.c). dir_created: not an LSM hook, a
+	 * directory just made (fsnotify's create event, sleepable)
+	 */
+	SLIM_HOOK_inode_create,
+	SLIM_HOOK_inode_link,
+	SLIM_HOOK_inode_symlink,
+	SLIM_HOOK_inode_mkdir,
+	SLIM_HOOK_inode_mknod,
+	SLIM_HOOK_inode_rmdir,
+	SLIM_HOOK_dir_created,
 	SLIM_NHOOKS,
 };
 
@@ -151,6 +162,15 @@ union slim_hook_fn {
 	int (*sock_sendpage)(struct file *file);
 	int (*pipe_read_done)(struct file *file, gfp_t gfp);
 	int (*unix_recv_done)(struct sock *sk);
+	/* directories: used args (the mode, the target, the device unused) */
+	int (*inode_create)(struct inode *dir, struct dentry *dentry);
+	int (*inode_link)(struct dentry *old_dentry, struct inode *dir,
+		struct dentry *new_dentry);
+	int (*inode_symlink)(struct inode *dir, struct dentry *dentry);
+	int (*inode_mkdir)(struct inode *dir, struct dentry *dentry);
+	int (*inode_mknod)(struct inode *dir, struct dentry *dentry);
+	int (*inode_rmdir)(struct inode *dir, struct dentry *dentry);
+	int (*dir_created)(struct inode *inode);
 };
 
 struct slim_hook {
@@ -173,6 +193,7 @@ int slim_hooks_init(void);
 int slim_lattice_file_add_hooks(void);
 int slim_lattice_ipc_add_hooks(void);
 int slim_lattice_splice_add_hooks(void);
+int slim_lattice_dir_add_hooks(void);
 int slim_measure_add_hooks(void);
 int slim_watch_add_hooks(void);
 
@@ -226,6 +247,14 @@ int slim_hook_store_msg(struct msg_msg *msg);
 int slim_hook_sock_sendpage(struct file *file);
 int slim_hook_pipe_read_done(struct file *file, gfp_t gfp);
 int slim_hook_unix_recv_done(struct sock *sk);
+int slim_hook_inode_create(struct inode *dir, struct dentry *dentry);
+int slim_hook_inode_link(struct dentry *old_dentry, struct inode *dir,
+			 struct dentry *new_dentry);
+int slim_hook_inode_symlink(struct inode *dir, struct dentry *dentry);
+int slim_hook_inode_mkdir(struct inode *dir, struct dentry *dentry);
+int slim_hook_inode_mknod(struct inode *dir, struct dentry *dentry);
+int slim_hook_inode_rmdir(struct inode *dir, struct dentry *dentry);
+int slim_hook_dir_created(struct inode *inode);
 
 /*
  * What an attach layer offers the rules, through the core (the rules do

@@ -53,6 +53,7 @@ enum slim_denial {
 	SLIM_RULE_LABEL, SLIM_RULE_NOMEM, SLIM_RULE_EVM,
 	SLIM_RULE_PTRACE, SLIM_RULE_PTRACE_DOWN, SLIM_RULE_SIGNAL,
 	SLIM_RULE_META, SLIM_RULE_MAPPED,
+	SLIM_RULE_DIR,
 };
 
 enum slim_counter {
@@ -114,6 +115,7 @@ int slim_group_lower(struct task_struct *task, unsigned int integ,
 		     unsigned int secr, gfp_t gfp);
 int slim_task_set_guards(const struct task_struct *t, unsigned int gread,
 			 unsigned int gwrite, gfp_t gfp);
+void slim_guards_at_load(void);
 struct slim_level slim_obj_level(const void *obj);
 int slim_obj_lower(const void *obj, const struct slim_level *l, gfp_t gfp);
 void slim_obj_forget(const void *obj);

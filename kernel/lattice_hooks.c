@@ -487,7 +487,7 @@ int slim_relabel(const char *name, const struct slim_level *l)
 	if (rc)
 		return rc;
 	inode = d_backing_inode(path.dentry);
-	if (!S_ISREG(inode->i_mode)) {
+	if (!S_ISREG(inode->i_mode) && !S_ISDIR(inode->i_mode)) {
 		rc = -EINVAL;
 		goto out;
 	}

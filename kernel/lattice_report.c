@@ -69,6 +69,7 @@ static const char *const slim_rule_names[] = {
 	[SLIM_RULE_SIGNAL] = "no signal up in integrity",
 	[SLIM_RULE_META] = "no change of a file up in integrity",
 	[SLIM_RULE_MAPPED] = "no demotion while sharing writable memory",
+	[SLIM_RULE_DIR] = "no change of a directory up in integrity",
 };
 
 static const int slim_rule_counter[] = {
@@ -83,6 +84,7 @@ static const int slim_rule_counter[] = {
 	[SLIM_RULE_SIGNAL] = SLIM_C_DENY_SIGNAL,
 	[SLIM_RULE_META] = SLIM_C_DENY_META,
 	[SLIM_RULE_MAPPED] = SLIM_C_DENY_MAPPED,
+	[SLIM_RULE_DIR] = SLIM_C_DENY_WRITE_UP,
 };
 
 static DEFINE_RATELIMIT_STATE(slim_log_rs, 5 * HZ, 20);

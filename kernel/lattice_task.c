@@ -19,6 +19,10 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
+#include <linux/namei.h>
+#include <linux/pid.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
 #include "lattice.h"
 #include "objtable.h"
 
@@ -307,4 +311,70 @@ void slim_task_state_exit(void)
 	BUILD_BUG_ON(offsetof(struct slim_obj, key) != 0);
 	slim_table_drop(&slim_tasks);
 	slim_table_drop(&slim_objs);
+}
+
+/* ---- the programs running when the module loads (issue 37) ---------------- */
+
+#define SLIM_LOAD_SCAN_MAX 65536
+
+/*
+ * A program executed before the module loaded has no guards (they come
+ * from the label of the executable at exec). Loaded from
+ * /etc/modules-load.d, the module finds PID 1 and the early daemons already
+ * running: each running process takes the guards of its executable's label
+ * now, as if it had been executed after the load. Sleepable (module init).
+ * The executable is found through /proc/PID/exe (the kernel's own link to
+ * it); a process that cannot be resolved keeps no guards. A thread forked
+ * during the scan may miss its process's guards until its next exec.
+ */
+void slim_guards_at_load(void)
+{
+	struct task_struct *p, *t;
+	unsigned int n = 0, i, set = 0;
+	char name[32];
+	pid_t *pids;
+
+	if (!slim_lattice_on())
+		return;
+	pids = kvcalloc(SLIM_LOAD_SCAN_MAX, sizeof(*pids), GFP_KERNEL);
+	if (!pids)
+		return;
+	rcu_read_lock();
+	for_each_process(p) {
+		if (n == SLIM_LOAD_SCAN_MAX)
+			break;
+		if (!(p->flags & PF_KTHREAD) && p->mm)
+			pids[n++] = task_tgid_vnr(p);
+	}
+	rcu_read_unlock();
+	for (i = 0; i < n; i++) {
+		struct slim_level l;
+		struct path path;
+
+		snprintf(name, sizeof(name), "/proc/%d/exe", pids[i]);
+		if (kern_path(name, LOOKUP_FOLLOW, &path))
+			continue;
+		if (S_ISREG(d_backing_inode(path.dentry)->i_mode) &&
+		    slim_sb_labeled(path.dentry->d_sb)) {
+			slim_inode_load(path.dentry, d_backing_inode(path.dentry),
+					&l);
+			if (l.gread != SLIM_I_NONE || l.gwrite != SLIM_S_NONE) {
+				rcu_read_lock();
+				p = pid_task(find_vpid(pids[i]), PIDTYPE_PID);
+				if (p) {
+					for_each_thread(p, t)
+						slim_task_set_guards(t, l.gread,
+								     l.gwrite,
+								     GFP_ATOMIC);
+					set++;
+				}
+				rcu_read_unlock();
+			}
+		}
+		path_put(&path);
+	}
+	kvfree(pids);
+	if (set)
+		pr_info("%u running processes took the guards of their executables\n",
+			set);
 }

@@ -76,6 +76,7 @@ static int __init slim_init(void)
 		goto err_watch;
 	if (slim_lock)
 		__module_get(THIS_MODULE);
+	slim_guards_at_load();
 	pr_info("measuring into PCR %u, lattice %s%s\n", slim_pcr,
 		slim_mode_name(READ_ONCE(slim_mode)),
 		slim_lock ? ", locked" : "");

@@ -129,5 +129,17 @@ install: all
 	done
 	install -d -m 0700 $(DESTDIR)$(LOCALSTATEDIR)/lib/attest-agent
 	install -d -m 0750 $(DESTDIR)$(LOCALSTATEDIR)/lib/attest
+	# slim.ko at boot in enforce mode, and the Debian labeling policy
+	# (docs/enforce-debian.md); an existing file is never overwritten
+	install -d $(DESTDIR)$(PREFIX)/share/attest/slim
+	install -m 0644 $(DEPLOY)/slim/debian.policy $(DESTDIR)$(PREFIX)/share/attest/slim/
+	for c in modules-load.d modprobe.d; do \
+		install -d $(DESTDIR)$(SYSCONFDIR)/$$c; \
+		if [ -e $(DESTDIR)$(SYSCONFDIR)/$$c/slim.conf ]; then \
+			echo "  KEEP    $(DESTDIR)$(SYSCONFDIR)/$$c/slim.conf (exists)"; \
+		else \
+			install -m 0644 $(DEPLOY)/slim/$$c/slim.conf $(DESTDIR)$(SYSCONFDIR)/$$c/ || exit 1; \
+		fi; \
+	done
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -192,7 +192,9 @@ static void slc_label_usage(FILE *f)
 	      "other file\n"
 	      "    systems or following symbolic links) and gives each "
 	      "regular file\n"
-	      "    the label of the longest rule that covers it. Online "
+	      "    and directory the label of the longest rule that covers "
+	      "it (a\n"
+	      "    directory without the rule's guards). Online "
 	      "(default) the\n"
 	      "    labels are set through the module "
 	      "(" SLC_SECFS "/relabel,\n"
@@ -262,6 +264,7 @@ static void slc_label_rule(struct slc_label_run *run, size_t i)
 	while ((e = fts_read(fts)) != NULL) {
 		const char *logical;
 		const struct slc_level *lv;
+		struct slc_level dirlv;
 		size_t rule;
 
 		if (e->fts_info == FTS_ERR || e->fts_info == FTS_DNR ||
@@ -271,7 +274,8 @@ static void slc_label_rule(struct slc_label_run *run, size_t i)
 			run->failed++;
 			continue;
 		}
-		if (e->fts_info != FTS_F)
+		/* files, and directories (before their content) */
+		if (e->fts_info != FTS_F && e->fts_info != FTS_D)
 			continue;
 		logical = e->fts_path + run->rootlen;
 		if (!*logical)
@@ -279,6 +283,13 @@ static void slc_label_rule(struct slc_label_run *run, size_t i)
 		lv = slc_policy_lookup(run->pol, logical, &rule);
 		if (!lv || rule != i)
 			continue;
+		/* guards are a program's: a directory takes the levels only */
+		dirlv = *lv;
+		if (e->fts_info == FTS_D) {
+			dirlv.gread = SLC_I_NONE;
+			dirlv.gwrite = SLC_S_NONE;
+			lv = &dirlv;
+		}
 		if (slc_label_format(lv, label, sizeof(label)) != ATT_OK) {
 			run->failed++;
 			continue;

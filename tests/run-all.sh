@@ -40,6 +40,9 @@ run_suite fleet "$here/vm/fleet-test.sh" "$O"
 # the Debian packages (make deb) installed, upgraded and purged with apt in
 # a real Debian 12 guest, its agent started by systemd and attested
 run_suite deb "$here/vm/deb-test.sh" "$O"
+# slim.ko in enforce mode on a real Debian 12 host labeled with
+# deploy/slim/debian.policy (issue 37)
+run_suite enforce "$here/vm/deb-enforce-test.sh" "$O"
 echo "=== summary:$suites"
 # One closing line over every suite (each suite ends with "KIND: N passed,
 # N failed").

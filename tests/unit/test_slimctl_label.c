@@ -295,7 +295,7 @@ static void label_offline_tree(void **state)
 	assert_int_equal(symlink("/etc/passwd", path), 0);
 
 	pol = write_tmp("/ SYSTEM PUBLIC\n/home USER USER\n"
-			"/home/guest UNTRUSTED PUBLIC\n");
+			"/home/guest UNTRUSTED PUBLIC guard-read=UNTRUSTED\n");
 	argv[argc++] = "label";
 	argv[argc++] = "--offline";
 	argv[argc++] = "--root";
@@ -312,7 +312,16 @@ static void label_offline_tree(void **state)
 	assert_string_equal(val, "USER USER");
 	snprintf(path, sizeof(path), "%s/home/guest/b", root);
 	get_label(path, val, sizeof(val));
+	assert_string_equal(val, "UNTRUSTED PUBLIC guard-read=UNTRUSTED");
+	/* directories are labeled too, without the rule's guards */
+	snprintf(path, sizeof(path), "%s/home/guest", root);
+	get_label(path, val, sizeof(val));
 	assert_string_equal(val, "UNTRUSTED PUBLIC");
+	snprintf(path, sizeof(path), "%s/home", root);
+	get_label(path, val, sizeof(val));
+	assert_string_equal(val, "USER USER");
+	get_label(root, val, sizeof(val));
+	assert_string_equal(val, "SYSTEM PUBLIC");
 	/* symbolic links are neither followed nor labeled */
 	snprintf(path, sizeof(path), "%s/home/link", root);
 	assert_true(lgetxattr(path, SLC_XATTR, val, sizeof(val)) < 0);

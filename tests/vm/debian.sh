@@ -20,6 +20,7 @@
 #   DEB_PACKAGES  what the image has besides minbase (see DEB_PACKAGES_BASE);
 #                 no TPM userspace: a package that needs it must pull it
 #   DEB_CACHE     where tarballs are kept (default DIR given to deb_rootfs)
+#   DEB_STAGE_HOOK  deb_image runs it with the staged tree's path before mkfs
 #
 # The guest: Debian 12 minbase + systemd, udev, openssh-server, python3,
 # cron, iproute2, kmod; systemd-networkd with DHCP on qemu's user network
@@ -162,6 +163,11 @@ deb_image() {
 		depmod -b "$stage" "$krel" || return 1
 		deb_initramfs "$krel" "$im_dir/initrd-$krel.gz" || return 1
 	done
+	# DEB_STAGE_HOOK: a command given the staged tree before mkfs (files,
+	# labels: mkfs.ext4 -d copies the xattrs)
+	if [ -n "${DEB_STAGE_HOOK:-}" ]; then
+		$DEB_STAGE_HOOK "$stage" || return 1
+	fi
 	rm -f "$img"
 	mkfs.ext4 -q -F -L debian-root -d "$stage" "$img" "$size" >"$im_dir/mkfs.log" 2>&1 ||
 		{ cat "$im_dir/mkfs.log" >&2; return 1; }

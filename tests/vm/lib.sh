@@ -77,7 +77,8 @@ vm_modules() {
 # HMACed on this host with the project's tools: `slimctl label --offline`
 # on a staging tree, mke2fs -d (which copies the xattrs), then for each
 # labeled file the HMAC over the image's inode (`slimctl evm-hmac --ino`)
-# written with debugfs. Files: /etc/conf, /etc/conf2 (SYSTEM PUBLIC),
+# written with debugfs (and for the directories /etc, /data). Files:
+# /etc/conf, /etc/conf2 (SYSTEM PUBLIC),
 # /data/low (UNTRUSTED PUBLIC), /data/edited (labeled UNTRUSTED, HMACed,
 # then its label edited to SYSTEM PUBLIC with debugfs: an offline
 # tampering), /data/nohmac (labeled, never HMACed).
@@ -97,7 +98,8 @@ vm_build_evm_disk() {
 	rm -f "$img"
 	mke2fs -F -q -t ext4 -U "$uuid" -d "$stage" "$img" 32M >"$stage.log" 2>&1 ||
 		{ cat "$stage.log" >&2; rm -rf "$stage" "$stage.policy" "$stage.log"; return 1; }
-	for f in etc/conf etc/conf2 data/low data/edited; do
+	# the directories are labeled too (slimctl label): HMACed as well
+	for f in etc/conf etc/conf2 data/low data/edited etc data; do
 		st=$(debugfs -R "stat /$f" "$img" 2>/dev/null)
 		ino=$(echo "$st" | sed -n 's/^Inode: \([0-9]*\).*/\1/p')
 		gen=$(echo "$st" | sed -n 's/^Generation: \([0-9]*\).*/\1/p')

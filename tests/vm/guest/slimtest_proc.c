@@ -21,6 +21,10 @@
  *   utime F            utimes(F, NULL)                          "utime ..."
  *   unlink F           unlink(F)                                "unlink ..."
  *   rename A B         rename(A, B)                             "rename ..."
+ *   link A B           link(A, B)                               "link ..."
+ *   symlink T B        symlink(T, B)                            "symlink ..."
+ *   mkdir D, rmdir D   mkdir(D, 0755), rmdir(D)                 "mkdir ..."
+ *   mkfifo F           mkfifo(F, 0600)                          "mkfifo ..."
  *   mmapkeep           map the kept fd shared and writable, keep it
  *   mmapro             map the kept fd shared and read-only, keep it
  *   mprotw             mprotect(PROT_READ|PROT_WRITE) of the kept mapping
@@ -265,10 +269,20 @@ int slimtest_proc_op(const char *op, int argc, char **argv, int i)
 		e = utimes(a, NULL) ? errno : 0;
 	} else if (!strcmp(op, "unlink")) {
 		e = unlink(a) ? errno : 0;
-	} else if (!strcmp(op, "rename")) {
+	} else if (!strcmp(op, "mkdir")) {
+		e = mkdir(a, 0755) ? errno : 0;
+	} else if (!strcmp(op, "rmdir")) {
+		e = rmdir(a) ? errno : 0;
+	} else if (!strcmp(op, "mkfifo")) {
+		e = mkfifo(a, 0600) ? errno : 0;
+	} else if (!strcmp(op, "rename") || !strcmp(op, "link") ||
+		   !strcmp(op, "symlink")) {
 		if (i + 1 >= argc)
 			return -2;
-		report(op, rename(a, argv[i + 1]) ? errno : 0);
+		e = op[0] == 'r' ? rename(a, argv[i + 1]) :
+		    op[0] == 'l' ? link(a, argv[i + 1]) :
+				   symlink(a, argv[i + 1]);
+		report(op, e ? errno : 0);
 		return 2;
 	} else {
 		return -1;
