@@ -523,6 +523,11 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 			in.logs[i].data ? in.logs[i].data : (const uint8_t *)"";
 		ev.logs[i].len = in.logs[i].len;
 	}
+	for (i = 0; ref && i < ver_wlref_layers(ref); i++) {
+		ev.layer_names[i] = ver_wlref_layer_name(ref, i);
+		ev.layer_versions[i] = ver_wlref_layer_version(ref, i);
+		ev.nlayers++;
+	}
 	snprintf(before, sizeof(before), "%s", a.state);
 	boots = a.boot_count;
 	rc = ver_attest_run(rq->ctx->akc, &a, ref ? ver_wlref_wl(ref) : NULL,

@@ -38,6 +38,7 @@ struct run {
 	 * ignored).
 	 */
 	struct att_pcrs quoted;
+	const struct ver_evidence *ev;
 };
 
 static void reason(struct run *r, const char *fmt, ...)
@@ -82,8 +83,62 @@ static struct json_object *path_json(const char *p, size_t n)
 	return o;
 }
 
+/* A layered whitelist's layer i as the result names it. */
+static const char *layer_name(const struct ver_evidence *ev, int i)
+{
+	return i >= 0 && (size_t)i < ev->nlayers && ev->layer_names[i]
+		       ? ev->layer_names[i]
+		       : NULL;
+}
+
+/* The layers of the agent's whitelist: [{"name", "version"}]. */
+static void add_layer_refs(struct json_object *w, const struct ver_evidence *ev)
+{
+	struct json_object *arr = json_object_new_array(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < ev->nlayers; i++) {
+		o = json_object_new_object();
+		json_object_object_add(
+			o, "name",
+			json_object_new_string(layer_name(ev, (int)i)));
+		json_object_object_add(
+			o, "version",
+			json_object_new_int64(ev->layer_versions[i]));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(w, "layers", arr);
+}
+
+/* Per layer of a layered whitelist: the entries it accepted first. */
+static void add_layers(struct json_object *log, const struct ver_evidence *ev,
+		       const struct att_check_result *cr)
+{
+	struct json_object *arr, *o;
+	size_t i;
+
+	if (!ev->nlayers)
+		return;
+	arr = json_object_new_array();
+	for (i = 0; arr && i < ev->nlayers; i++) {
+		o = json_object_new_object();
+		json_object_object_add(
+			o, "name",
+			json_object_new_string(layer_name(ev, (int)i)));
+		json_object_object_add(
+			o, "version",
+			json_object_new_int64(ev->layer_versions[i]));
+		json_object_object_add(
+			o, "allowed",
+			json_object_new_int64((int64_t)cr->layer_counts[i]));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(log, "layers", arr);
+}
+
 static void add_failures(struct json_object *log,
-			 const struct att_check_result *cr)
+			 const struct att_check_result *cr,
+			 const struct ver_evidence *ev)
 {
 	struct json_object *arr = json_object_new_array();
 	size_t i;
@@ -101,6 +156,11 @@ static void add_failures(struct json_object *log,
 			json_object_new_string(att_verdict_name(f->verdict)));
 		json_object_object_add(o, "detail",
 				       json_object_new_string(f->detail));
+		if (layer_name(ev, f->layer))
+			json_object_object_add(
+				o, "layer",
+				json_object_new_string(
+					layer_name(ev, f->layer)));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(log, "failures", arr);
@@ -261,7 +321,8 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 	json_object_object_add(
 		log, "failures_total",
 		json_object_new_int64((int64_t)cr.failures_total));
-	add_failures(log, &cr);
+	add_failures(log, &cr, r->ev);
+	add_layers(log, r->ev, &cr);
 	/* the TPM vouches for the saved state and the matched prefix */
 	take_lattice(r, &cr.lattice, in->name);
 	if (cr.status == ATT_CHECK_ERROR) {
@@ -614,6 +675,7 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 	*result = NULL;
 	memset(&r, 0, sizeof(r));
 	r.trusted = 1;
+	r.ev = ev;
 	r.res = json_object_new_object();
 	if (!r.res)
 		return ATT_E_NOMEM;
@@ -635,6 +697,8 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 				       json_object_new_string(wl_name));
 		json_object_object_add(w, "version",
 				       json_object_new_int64(wl_version));
+		if (ev->nlayers)
+			add_layer_refs(w, ev);
 		json_object_object_add(r.res, "whitelist", w);
 	}
 	rc = ver_akcache_get(akc, a->ak_pub, a->ak_pub_len, &ak);

@@ -57,6 +57,14 @@ struct ver_evidence {
 	uint64_t clock_slack_ms;
 	struct ver_log_in logs[VER_MAX_LOGS]; /* the logs asked for */
 	unsigned int nlogs;
+	/*
+	 * When wl is a layered whitelist: its layers' names and versions,
+	 * in order (the result says which layer accepted how many entries
+	 * and which one knows a failing entry's path); nlayers 0 otherwise.
+	 */
+	const char *layer_names[ATT_WL_LAYERS_MAX];
+	int64_t layer_versions[ATT_WL_LAYERS_MAX];
+	size_t nlayers;
 };
 
 /*
