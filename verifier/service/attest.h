@@ -26,6 +26,7 @@
 #include "store.h"
 
 struct att_wl;
+struct ver_verdict;
 struct ver_akcache;
 struct json_object;
 
@@ -69,14 +70,16 @@ struct ver_evidence {
 
 /*
  * Verifies ev for agent a (its AK bound), judging with wl (NULL: no
- * whitelist assigned, which is a failure). On return *result is the
- * result document and a holds the state to store (state, clock, boot
- * count, replay, last_result). ATT_E_* only for internal failures.
+ * whitelist assigned, which is a failure). On return *v is the verdict
+ * (trusted or untrusted, the typed reasons, whether a new boot began, and
+ * the result document; ver_verdict_release() it) and a holds the state
+ * to store (state, clock, boot count, replay, last_result: v->doc's
+ * text). ATT_E_* only for internal failures (then *v is empty).
  * The AK is taken from akc (NULL: parsed here).
  */
 int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		   const struct att_wl *wl, const char *wl_name,
 		   int64_t wl_version, const struct ver_evidence *ev,
-		   int64_t now, struct json_object **result);
+		   int64_t now, struct ver_verdict *v);
 
 #endif
