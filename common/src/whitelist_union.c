@@ -69,10 +69,10 @@ size_t att_wl_layer_count(const struct att_wl *wl)
 /*
  * The best of the layers' judgements: an acceptance by digest, exclude,
  * signature or policy from the first layer giving one (UNCHECKED, nothing
- * to judge by, names no layer and only when no layer accepts); otherwise a hash mismatch
- * from the first layer that knows the path, so that the failure says the
- * file changed rather than that it is unknown; otherwise the first
- * layer's failure.
+ * to judge by, names no layer and only when no layer accepts); otherwise a hash
+ * mismatch from the first layer that knows the path, so that the failure says
+ * the file changed rather than that it is unknown; otherwise the first layer's
+ * failure.
  */
 enum att_verdict wl_union_judge(const struct att_wl *wl,
 				const struct att_ima_entry *e,
