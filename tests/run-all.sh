@@ -2,7 +2,8 @@
 # run-all.sh O FUZZ_SECONDS - the whole `make check` test pass after the
 # builds: unit (ASan+UBSan), integration, fuzz (time-boxed), VM, and the
 # fleet (real verifier, qemu guests with swtpm, slim.ko and attest-agent)
-# and the Debian packages in a real Debian 12 guest (tests/vm/deb-test.sh).
+# and the Debian packages in a real Debian 12 guest (tests/vm/deb-test.sh),
+# and Debian whitelists in layers on one (tests/vm/wl-layers-test.sh).
 # Every suite runs even when an earlier one failed; the exit status is 1
 # when any failed, and the last line totals them.
 set -u
@@ -43,6 +44,9 @@ run_suite deb "$here/vm/deb-test.sh" "$O"
 # slim.ko in enforce mode on a real Debian 12 host labeled with
 # deploy/slim/debian.policy (issue 37)
 run_suite enforce "$here/vm/deb-enforce-test.sh" "$O"
+# Debian whitelists in layers on a real Debian 12 guest with ima_policy=tcb:
+# trusted at boot and across an apt upgrade from a signed repository
+run_suite layers "$here/vm/wl-layers-test.sh" "$O"
 echo "=== summary:$suites"
 # One closing line over every suite (each suite ends with "KIND: N passed,
 # N failed").

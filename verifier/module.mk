@@ -38,7 +38,7 @@ $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS
 # that play a whole host (tests/lib/vhost/) link it too.
 VER_VHOST_NAMES := test_verifier_attest test_faults test_attacks test_attacks_evidence \
 	test_attacks_quote test_attacks_body test_attacks_certs test_verifier_next test_verifier_history \
-	test_verifier_boot
+	test_verifier_boot test_verifier_layers
 VER_VHOST_TESTS := $(addprefix $(B)/tests/integration/,$(VER_VHOST_NAMES))
 VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll $(VER_VHOST_TESTS)
 VER_VHOST_OBJ := $(B)/obj/tests/lib/vhost/vhost.o

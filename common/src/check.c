@@ -51,6 +51,7 @@ static int add_failure(struct att_check_result *res, size_t max,
 	memset(f, 0, sizeof(*f));
 	f->index = e->index;
 	f->verdict = j->verdict;
+	f->layer = j->layer;
 	f->pcr = e->pcr;
 	f->path_len = e->path ? e->path_len : 0;
 	f->path = malloc(f->path_len + 1);
@@ -91,6 +92,7 @@ static int judge_boot_aggregate(const struct att_ima_entry *e,
 			return 0;
 		/* It needs values the quote does not cover. */
 		j->verdict = ATT_V_BOOT_AGGREGATE_BAD;
+		j->layer = -1;
 		j->index = e->index;
 		j->path = e->path;
 		j->path_len = e->path_len;
@@ -100,6 +102,7 @@ static int judge_boot_aggregate(const struct att_ima_entry *e,
 					       : att_hash_name(bank));
 		return 1;
 	}
+	j->layer = -1;
 	j->index = e->index;
 	j->path = e->path;
 	j->path_len = e->path_len;
@@ -129,6 +132,7 @@ static void judgement(struct att_judgement *j, const struct att_ima_entry *e,
 		      enum att_verdict v, const char *detail)
 {
 	j->verdict = v;
+	j->layer = -1;
 	j->index = e->index;
 	j->path = e->path;
 	j->path_len = e->path_len;
@@ -203,7 +207,8 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 		}
 		res->entries++;
 		if (!(mask & (1u << e.pcr))) {
-			j = (struct att_judgement){.verdict = ATT_V_WRONG_PCR};
+			j = (struct att_judgement){.verdict = ATT_V_WRONG_PCR,
+						   .layer = -1};
 			snprintf(j.detail, sizeof(j.detail), "PCR %u", e.pcr);
 		} else {
 			rc = att_replay_extend(rp, &e, &ok);
@@ -213,7 +218,8 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 			}
 			if (!ok) {
 				j = (struct att_judgement){
-					.verdict = ATT_V_BAD_TEMPLATE_HASH};
+					.verdict = ATT_V_BAD_TEMPLATE_HASH,
+					.layer = -1};
 			} else {
 				rc = judge_slim(&e, wl, rp, &j);
 				if (!rc &&
@@ -230,11 +236,25 @@ int att_check_list(struct att_ima_reader *r, const struct att_wl *wl,
 					att_wl_judge(wl, &e, &j);
 				} else if (!rc) {
 					j = (struct att_judgement){
-						.verdict = ATT_V_UNCHECKED};
+						.verdict = ATT_V_UNCHECKED,
+						.layer = -1};
 				}
 			}
 		}
 		res->counts[j.verdict]++;
+		if (att_verdict_ok(j.verdict) && j.layer >= 0 &&
+		    j.layer < ATT_WL_LAYERS_MAX)
+			res->layer_counts[j.layer]++;
+		if (o->on_entry) {
+			j.index = e.index;
+			j.path = e.path;
+			j.path_len = e.path_len;
+			rc = o->on_entry(&e, &j, o->arg);
+			if (rc) {
+				set_error(res, rc, "entry callback failed");
+				return rc;
+			}
+		}
 		if (!att_verdict_ok(j.verdict)) {
 			rc = add_failure(res, maxf, &e, &j);
 			if (rc) {

@@ -111,26 +111,49 @@ void att_wl_free(struct att_wl *wl)
 
 const struct att_lat_policy *att_wl_lattice(const struct att_wl *wl)
 {
+	size_t i;
+
+	for (i = 0; i < wl->nlayers; i++)
+		if (wl->layers[i]->lattice)
+			return wl->layers[i]->lattice;
 	return wl->lattice;
 }
 
 const struct att_boot_policy *att_wl_boot(const struct att_wl *wl)
 {
+	size_t i;
+
+	for (i = 0; i < wl->nlayers; i++)
+		if (wl->layers[i]->boot)
+			return wl->layers[i]->boot;
 	return wl->boot;
 }
 
 size_t att_wl_path_count(const struct att_wl *wl)
 {
-	return wl->digests.count;
+	size_t i, n = wl->digests.count;
+
+	for (i = 0; i < wl->nlayers; i++)
+		n += wl->layers[i]->digests.count;
+	return n;
 }
 
 size_t att_wl_digest_count(const struct att_wl *wl)
 {
-	return wl->digests.ndigests;
+	size_t i, n = wl->digests.ndigests;
+
+	for (i = 0; i < wl->nlayers; i++)
+		n += wl->layers[i]->digests.ndigests;
+	return n;
 }
 
 enum att_wl_violations att_wl_violations(const struct att_wl *wl)
 {
+	size_t i;
+
+	for (i = 0; i < wl->nlayers; i++)
+		if (wl->layers[i]->violations == ATT_WL_VIOLATIONS_ALLOW)
+			return ATT_WL_VIOLATIONS_ALLOW;
 	return wl->violations;
 }
 
@@ -395,14 +418,24 @@ static enum att_verdict judge(const struct att_wl *wl,
 	return ATT_V_HASH_MISMATCH; /* the checker adds the digest */
 }
 
+/* One layer's judgement (whitelist_union.c asks each layer). */
+enum att_verdict wl_judge_one(const struct att_wl *wl,
+			      const struct att_ima_entry *e,
+			      struct att_judgement *j)
+{
+	j->detail[0] = '\0';
+	return judge(wl, e, j);
+}
+
 int att_wl_judge(const struct att_wl *wl, const struct att_ima_entry *e,
 		 struct att_judgement *j)
 {
 	j->detail[0] = '\0';
+	j->layer = -1;
 	j->index = e->index;
 	j->path = e->path;
 	j->path_len = e->path_len;
-	j->verdict = judge(wl, e, j);
+	j->verdict = wl->nlayers ? wl_union_judge(wl, e, j) : judge(wl, e, j);
 	return ATT_OK;
 }
 
@@ -412,6 +445,12 @@ int att_wl_foreach_path(const struct att_wl *wl, att_wl_path_fn fn, void *arg)
 	const uint8_t *ds[64];
 	size_t ls[64], i;
 	int rc;
+
+	for (i = 0; i < wl->nlayers; i++) {
+		rc = att_wl_foreach_path(wl->layers[i], fn, arg);
+		if (rc)
+			return rc;
+	}
 
 	for (i = 0; i < m->count; i++) {
 		const struct dmap_entry *e = &m->entries[i];

@@ -35,7 +35,19 @@ struct att_wl {
 	struct att_lat_policy *lattice; /* the "lattice" section, or NULL */
 	struct att_boot_policy *boot;	/* the "boot" section, or NULL */
 	struct att_wl_limits lim;
+	/* a union (att_wl_union_new): its layers, not owned */
+	const struct att_wl *layers[ATT_WL_LAYERS_MAX];
+	size_t nlayers;
 };
+
+/* One whitelist's own judgement of an entry (no layers). */
+enum att_verdict wl_judge_one(const struct att_wl *wl,
+			      const struct att_ima_entry *e,
+			      struct att_judgement *j);
+/* Judges one entry by a union's layers (whitelist_union.c). */
+enum att_verdict wl_union_judge(const struct att_wl *wl,
+				const struct att_ima_entry *e,
+				struct att_judgement *j);
 
 int wl_new(const struct att_wl_limits *lim, struct att_wl **out);
 /* Compiles the exclude patterns (NUL-separated in one buffer). */

@@ -255,16 +255,17 @@ static void must(int ok, const char *what)
 	}
 }
 
-static void add_agent(struct att_store *s, const char *id, const char *state,
-		      const uint8_t *ak, size_t ak_len, const char *wl,
-		      int64_t wl_version, int64_t last_attest)
+static void add_agent(struct att_store *s, const char *id,
+		      enum att_agent_state state, const uint8_t *ak,
+		      size_t ak_len, const char *wl, int64_t wl_version,
+		      int64_t last_attest)
 {
 	struct att_agent_rec a;
 	char ek[32];
 
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "%s", id);
-	snprintf(a.state, sizeof(a.state), "%s", state);
+	a.state = state;
 	/* distinct EKs: one TPM, one identity */
 	snprintf(ek, sizeof(ek), "ek of %s", id);
 	a.ek_pub = (uint8_t *)ek;
@@ -323,14 +324,14 @@ static void fixtures(struct att_store *s)
 		     "whitelist");
 	must(!att_store_wl_put(s, "fz-wl", F.wl_stored[0], F.wl_len[0], 1, &v),
 	     "whitelist v2");
-	add_agent(s, "fz-agent", "registered", fz_ak_pub, sizeof(fz_ak_pub),
-		  "fz-wl", 0, 0);
-	add_agent(s, "fz-untrusted", "untrusted", fz_ak_pub, sizeof(fz_ak_pub),
-		  "fz-keylime", 1, now - 10);
-	add_agent(s, "fz-stale", "trusted", fz_other_ak_pub,
+	add_agent(s, "fz-agent", ATT_AGENT_REGISTERED, fz_ak_pub,
+		  sizeof(fz_ak_pub), "fz-wl", 0, 0);
+	add_agent(s, "fz-untrusted", ATT_AGENT_UNTRUSTED, fz_ak_pub,
+		  sizeof(fz_ak_pub), "fz-keylime", 1, now - 10);
+	add_agent(s, "fz-stale", ATT_AGENT_TRUSTED, fz_other_ak_pub,
 		  sizeof(fz_other_ak_pub), "fz-legacy", 0, now - 86400);
-	add_agent(s, "fz-enrolling", "enrolling", fz_ak_pub, sizeof(fz_ak_pub),
-		  "", 0, 0);
+	add_agent(s, "fz-enrolling", ATT_AGENT_ENROLLING, fz_ak_pub,
+		  sizeof(fz_ak_pub), "", 0, 0);
 	must(!att_store_history_add(s, "fz-untrusted", now - 70, "trusted",
 				    "{\"state\":\"trusted\",\"reasons\":[]}"),
 	     "history");

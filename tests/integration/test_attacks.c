@@ -395,7 +395,7 @@ static void test_race_one_id(void **state)
 	/* The one pending secret is one that was handed out. */
 	assert_int_equal(att_store_open(F.db, &s), 0);
 	assert_int_equal(att_store_agent_get(s, "racer", &a), 0);
-	assert_string_equal(a.state, "enrolling");
+	assert_int_equal(a.state, ATT_AGENT_ENROLLING);
 	assert_non_null(a.secret);
 	for (i = 0; i < RACE_N; i++)
 		if (slen[i] && slen[i] == a.secret_len &&

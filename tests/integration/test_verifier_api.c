@@ -292,7 +292,7 @@ static void test_agents(void **state)
 	assert_int_equal(att_store_open(db, &s), 0);
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "host-1");
-	snprintf(a.state, sizeof(a.state), "registered");
+	a.state = ATT_AGENT_REGISTERED;
 	a.enrolled_at = 1700000000;
 	assert_int_equal(att_store_agent_insert(s, &a), 0);
 	assert_int_equal(

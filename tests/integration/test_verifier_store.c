@@ -224,7 +224,7 @@ static void test_whitelists(void **state)
 	/* Not deletable while assigned. */
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "wl-user");
-	snprintf(a.state, sizeof(a.state), "registered");
+	a.state = ATT_AGENT_REGISTERED;
 	snprintf(a.wl_name, sizeof(a.wl_name), "other");
 	assert_int_equal(att_store_agent_insert(s, &a), 0);
 	assert_int_equal(att_store_wl_delete(s, "other"), ATT_E_STATE);
@@ -250,7 +250,7 @@ static void test_agents_concurrency(void **state)
 	assert_int_equal(att_store_open(url, &s2), 0);
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "host-1");
-	snprintf(a.state, sizeof(a.state), "enrolling");
+	a.state = ATT_AGENT_ENROLLING;
 	a.ek_pub = malloc(sizeof(ek));
 	memcpy(a.ek_pub, ek, sizeof(ek));
 	a.ek_pub_len = sizeof(ek);
@@ -287,7 +287,7 @@ static void test_agents_concurrency(void **state)
 		 */
 		att_agent_rec_init(&c);
 		snprintf(c.id, sizeof(c.id), "host-2");
-		snprintf(c.state, sizeof(c.state), "enrolling");
+		c.state = ATT_AGENT_ENROLLING;
 		c.ek_pub = malloc(sizeof(ek));
 		memcpy(c.ek_pub, ek, sizeof(ek));
 		c.ek_pub_len = sizeof(ek);
@@ -318,7 +318,7 @@ static void test_agents_concurrency(void **state)
 	assert_null(b.last_result);
 
 	/* s1 writes first; s2's write from the same revision is refused. */
-	snprintf(a.state, sizeof(a.state), "trusted");
+	a.state = ATT_AGENT_TRUSTED;
 	a.replay = malloc(sizeof(rp));
 	memcpy(a.replay, rp, sizeof(rp));
 	a.replay_len = sizeof(rp);
@@ -326,21 +326,21 @@ static void test_agents_concurrency(void **state)
 	a.reset_count = 5;
 	assert_int_equal(att_store_agent_update(s1, &a), 0);
 	assert_int_equal(a.rev, 2);
-	snprintf(b.state, sizeof(b.state), "untrusted");
+	b.state = ATT_AGENT_UNTRUSTED;
 	assert_int_equal(att_store_agent_update(s2, &b), ATT_E_STATE);
 	assert_int_equal(b.rev, 1);
 	/* Re-read, then the write goes through. */
 	att_agent_rec_release(&b);
 	assert_int_equal(att_store_agent_get(s2, "host-1", &b), 0);
-	assert_string_equal(b.state, "trusted");
+	assert_int_equal(b.state, ATT_AGENT_TRUSTED);
 	assert_int_equal(b.reset_count, 5);
 	assert_memory_equal(b.replay, rp, sizeof(rp));
 	assert_string_equal(b.last_result, "{\"state\":\"trusted\"}");
-	snprintf(b.state, sizeof(b.state), "untrusted");
+	b.state = ATT_AGENT_UNTRUSTED;
 	assert_int_equal(att_store_agent_update(s2, &b), 0);
 	assert_int_equal(b.rev, 3);
 	assert_int_equal(att_store_agent_get(s1, "host-1", &c), 0);
-	assert_string_equal(c.state, "untrusted");
+	assert_int_equal(c.state, ATT_AGENT_UNTRUSTED);
 	att_agent_rec_release(&c);
 
 	assert_int_equal(
@@ -479,9 +479,9 @@ static void test_history_keep(void **state)
 	/* The verdict's path prunes too. */
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "hk");
-	snprintf(a.state, sizeof(a.state), "registered");
+	a.state = ATT_AGENT_REGISTERED;
 	assert_int_equal(att_store_agent_insert(s, &a), 0);
-	snprintf(a.state, sizeof(a.state), "trusted");
+	a.state = ATT_AGENT_TRUSTED;
 	assert_int_equal(
 		att_store_agent_update_hist(s, &a, 1000, 1, NULL, &hrc, &nrc),
 		0);
@@ -504,7 +504,7 @@ struct list_seen {
 	int n;
 	char id[2][ATT_STORE_ID_MAX + 1];
 	int64_t last_attest[2], boot_count[2];
-	char state[2][24];
+	enum att_agent_state state[2];
 	int blobs[2]; /* ek, ak, replay and last_result all there */
 	int none[2];  /* all four NULL */
 };
@@ -517,7 +517,7 @@ static int list_cb(const struct att_agent_rec *a, void *arg)
 		return 0; /* another test's agent */
 	assert_in_range(l->n, 0, 1);
 	snprintf(l->id[l->n], sizeof(l->id[0]), "%s", a->id);
-	snprintf(l->state[l->n], sizeof(l->state[0]), "%s", a->state);
+	l->state[l->n] = a->state;
 	l->last_attest[l->n] = a->last_attest;
 	l->boot_count[l->n] = a->boot_count;
 	l->blobs[l->n] = a->ek_pub_len == 2 && a->ak_pub_len == 3 &&
@@ -555,7 +555,7 @@ static void test_agent_lists(void **state)
 	for (i = 0; i < 2; i++) {
 		att_agent_rec_init(&a);
 		snprintf(a.id, sizeof(a.id), "%s", ids[i]);
-		snprintf(a.state, sizeof(a.state), i ? "untrusted" : "trusted");
+		a.state = i ? ATT_AGENT_UNTRUSTED : ATT_AGENT_TRUSTED;
 		set_blob(&a.ek_pub, &a.ek_pub_len, 2);
 		set_blob(&a.ak_pub, &a.ak_pub_len, 3);
 		set_blob(&a.replay, &a.replay_len, 4);
@@ -574,9 +574,9 @@ static void test_agent_lists(void **state)
 		/* ls-a (inserted second) first. */
 		assert_string_equal(full.id[i], ids[1 - i]);
 		assert_string_equal(brief.id[i], ids[1 - i]);
-		assert_string_equal(brief.state[i], full.state[i]);
-		assert_string_equal(brief.state[i],
-				    i ? "trusted" : "untrusted");
+		assert_int_equal(brief.state[i], full.state[i]);
+		assert_int_equal(brief.state[i],
+				 i ? ATT_AGENT_TRUSTED : ATT_AGENT_UNTRUSTED);
 		assert_int_equal(brief.boot_count[i], 8 - i);
 		assert_int_equal(brief.last_attest[i], 5001 - i);
 		assert_int_equal(full.last_attest[i], brief.last_attest[i]);
@@ -613,7 +613,7 @@ static void test_history_keep_set(void **state)
 	assert_int_equal(att_store_history_keep(s), ATT_STORE_HISTORY_KEEP);
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "hks");
-	snprintf(a.state, sizeof(a.state), "registered");
+	a.state = ATT_AGENT_REGISTERED;
 	assert_int_equal(att_store_agent_insert(s, &a), 0);
 	for (j = 0; j < 2; j++) {
 		assert_int_equal(att_store_set_history_keep(s, keeps[j]), 0);
@@ -628,7 +628,7 @@ static void test_history_keep_set(void **state)
 			att_store_history_list(s, "hks", 1000, keep_cb, &k), 0);
 		assert_int_equal(k.n, (int)keeps[j]);
 		assert_int_equal(k.oldest, 100 * j + 10 - (int)keeps[j]);
-		snprintf(a.state, sizeof(a.state), j ? "trusted" : "untrusted");
+		a.state = j ? ATT_AGENT_TRUSTED : ATT_AGENT_UNTRUSTED;
 		assert_int_equal(att_store_agent_update_hist(s, &a,
 							     100 * j + 10, 1,
 							     NULL, &hrc, &nrc),
@@ -680,10 +680,10 @@ static void test_update_hist(void **state)
 	assert_int_equal(att_store_open(url, &s2), 0);
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "uh");
-	snprintf(a.state, sizeof(a.state), "registered");
+	a.state = ATT_AGENT_REGISTERED;
 	assert_int_equal(att_store_agent_insert(s1, &a), 0);
 	assert_int_equal(att_store_agent_get(s2, "uh", &b), 0);
-	snprintf(a.state, sizeof(a.state), "trusted");
+	a.state = ATT_AGENT_TRUSTED;
 	a.last_result = strdup("{\"state\":\"trusted\"}");
 	assert_int_equal(
 		att_store_agent_update_hist(s1, &a, 20, 1, &next, &hrc, &nrc),
@@ -695,7 +695,7 @@ static void test_update_hist(void **state)
 	assert_int_equal(att_store_nonce_take(s2, "ee05", "uh", 50, &req), 0);
 	assert_string_equal(req, "{\"sha256\":1}");
 	free(req);
-	snprintf(b.state, sizeof(b.state), "untrusted");
+	b.state = ATT_AGENT_UNTRUSTED;
 	assert_int_equal(
 		att_store_agent_update_hist(s2, &b, 21, 1, &stale, &hrc, &nrc),
 		ATT_E_STATE);
@@ -706,7 +706,7 @@ static void test_update_hist(void **state)
 			 ATT_E_NOT_FOUND);
 	/* a nonce insert that fails leaves the verdict written */
 	assert_int_equal(att_store_nonce_put(s1, "ee07", "uh", 100, "{}"), 0);
-	snprintf(a.state, sizeof(a.state), "untrusted");
+	a.state = ATT_AGENT_UNTRUSTED;
 	assert_int_equal(
 		att_store_agent_update_hist(s1, &a, 22, 1, &dup, &hrc, &nrc),
 		0);
@@ -714,7 +714,7 @@ static void test_update_hist(void **state)
 	assert_int_not_equal(nrc, 0);
 	assert_int_equal(a.rev, 3);
 	assert_int_equal(att_store_nonce_take(s1, "ee07", "uh", 50, NULL), 0);
-	snprintf(a.state, sizeof(a.state), "trusted");
+	a.state = ATT_AGENT_TRUSTED;
 	assert_int_equal(
 		att_store_agent_update_hist(s1, &a, 23, 1, NULL, &hrc, &nrc),
 		0);
@@ -732,7 +732,7 @@ static void test_update_hist(void **state)
 	assert_int_equal(n, 3);
 	att_agent_rec_release(&b);
 	assert_int_equal(att_store_agent_get(s2, "uh", &b), 0);
-	assert_string_equal(b.state, "trusted");
+	assert_int_equal(b.state, ATT_AGENT_TRUSTED);
 	assert_int_equal(b.rev, 5);
 	assert_int_equal(att_store_agent_delete(s1, "uh"), 0);
 	att_agent_rec_release(&a);
@@ -793,7 +793,7 @@ static void test_group_commit(void **state)
 	assert_int_equal(sq_syncs(sq(s)), n0);
 	att_agent_rec_init(&a);
 	snprintf(a.id, sizeof(a.id), "gc");
-	snprintf(a.state, sizeof(a.state), "registered");
+	a.state = ATT_AGENT_REGISTERED;
 	assert_int_equal(att_store_agent_insert(s, &a), 0);
 	assert_int_equal(sq_syncs(sq(s)), n0 + 1);
 	att_agent_rec_release(&a);

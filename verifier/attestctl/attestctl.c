@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "attest/buf.h"
+#include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/json.h"
 #include "attest/lattice.h"
@@ -71,6 +72,20 @@ static void usage(FILE *f)
 	      "version) from a\n"
 	      "                               native/Keylime JSON or legacy "
 	      "allowlist FILE\n"
+	      "    put-layers NAME LAYER[@VERSION]...\n"
+	      "                               a layered whitelist: the agent "
+	      "is judged by\n"
+	      "                               the union of the named "
+	      "whitelists (no\n"
+	      "                               VERSION: each layer's newest, "
+	      "at every\n"
+	      "                               attestation)\n"
+	      "    explain NAME[@VERSION] LIST  each entry of a binary IMA "
+	      "LIST judged by\n"
+	      "                               NAME: index, verdict, the layer "
+	      "that\n"
+	      "                               accepted it, path (exit 1 "
+	      "when it fails)\n"
 	      "    delete-whitelist NAME\n"
 	      "    token [TTL]                a single-use enrollment token "
 	      "(TTL seconds)\n"
@@ -385,6 +400,129 @@ static int cmd_put_whitelist(struct ctl *c, const char *name, const char *file)
 	return rc;
 }
 
+/* LAYER or LAYER@VERSION into name (len) and *version (0: the newest). */
+static int layer_arg(const char *a, char *name, size_t len, long *version)
+{
+	const char *at = strchr(a, '@');
+	size_t n = at ? (size_t)(at - a) : strlen(a);
+	char *end;
+
+	*version = 0;
+	if (n == 0 || n >= len)
+		return -1;
+	memcpy(name, a, n);
+	name[n] = '\0';
+	if (at) {
+		*version = strtol(at + 1, &end, 10);
+		if (!at[1] || *end || *version < 0)
+			return -1;
+	}
+	return id_ok(name) ? 0 : -1;
+}
+
+/* put-layers NAME LAYER[@VERSION]...: a layered whitelist. */
+static int cmd_put_layers(struct ctl *c, const char *name, int n, char **layers)
+{
+	struct json_object *req = json_object_new_object(), *arr, *l, *o;
+	char path[300], lname[130];
+	long v;
+	int i, rc, exists;
+
+	arr = json_object_new_array();
+	json_object_object_add(req, "layers", arr);
+	for (i = 0; i < n; i++) {
+		if (layer_arg(layers[i], lname, sizeof(lname), &v)) {
+			fprintf(stderr,
+				"attestctl: '%s' is not NAME or NAME@VERSION\n",
+				layers[i]);
+			json_object_put(req);
+			return CTL_USAGE;
+		}
+		l = json_object_new_object();
+		json_object_object_add(l, "name",
+				       json_object_new_string(lname));
+		json_object_object_add(l, "version",
+				       json_object_new_int64((int64_t)v));
+		json_object_array_add(arr, l);
+	}
+	snprintf(path, sizeof(path), "/v1/whitelists/%s", name);
+	exists = call(c, "GET", path, NULL, &o) == CTL_OK;
+	json_object_put(o);
+	if (!exists)
+		json_object_object_add(req, "name",
+				       json_object_new_string(name));
+	rc = simple(
+		c, exists ? "PUT" : "POST", exists ? path : "/v1/whitelists",
+		json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN));
+	json_object_put(req);
+	return rc;
+}
+
+/*
+ * explain NAME[@VERSION] LIST: POST /v1/check with explain; one line per
+ * entry: index, verdict, the layer that accepted it ("-": none), path.
+ * Exits 0 when the list passes, 1 when it fails.
+ */
+static int cmd_explain(struct ctl *c, const char *wl, const char *file)
+{
+	struct json_object *req, *w, *o = NULL, *arr = NULL, *e;
+	struct att_buf b;
+	char lname[130], *b64;
+	size_t i, n;
+	long v;
+	int rc;
+
+	if (layer_arg(wl, lname, sizeof(lname), &v))
+		return CTL_USAGE;
+	att_buf_init(&b, 0);
+	if (att_buf_read_file(&b, file, 256u << 20)) {
+		fprintf(stderr, "attestctl: cannot read %s\n", file);
+		return CTL_USAGE;
+	}
+	b64 = malloc(att_b64_enclen(b.len) + 1);
+	if (!b64) {
+		att_buf_release(&b);
+		return CTL_USAGE;
+	}
+	att_b64_encode(b.data, b.len, b64);
+	att_buf_release(&b);
+	req = json_object_new_object();
+	w = json_object_new_object();
+	json_object_object_add(w, "name", json_object_new_string(lname));
+	json_object_object_add(w, "version", json_object_new_int64(v));
+	json_object_object_add(req, "whitelist", w);
+	json_object_object_add(req, "log", json_object_new_string(b64));
+	json_object_object_add(req, "explain", json_object_new_boolean(1));
+	free(b64);
+	rc = call(c, "POST", "/v1/check",
+		  json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN),
+		  &o);
+	json_object_put(req);
+	if (rc != CTL_OK) {
+		json_object_put(o);
+		return rc;
+	}
+	json_object_object_get_ex(o, "explained", &arr);
+	n = arr ? json_object_array_length(arr) : 0;
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(arr, i);
+		printf("%s %s %s %s\n", str_or(e, "index", "?"),
+		       str_or(e, "verdict", "?"), str_or(e, "layer", "-"),
+		       str_or(e, "path", ""));
+	}
+	json_object_object_get_ex(o, "layers", &arr);
+	n = arr ? json_object_array_length(arr) : 0;
+	for (i = 0; i < n; i++) {
+		e = json_object_array_get_idx(arr, i);
+		printf("layer %s@%s: %s entries\n", str_or(e, "name", "?"),
+		       str_or(e, "version", "?"), str_or(e, "allowed", "?"));
+	}
+	printf("verdict: %s\n", str_or(o, "verdict", "?"));
+	rc = strcmp(str_or(o, "verdict", ""), "pass") ? CTL_REFUSED : CTL_OK;
+	json_object_put(o);
+	return rc;
+}
+
 static int dispatch(struct ctl *c, int argc, char **argv)
 {
 	const char *cmd = argv[0];
@@ -407,6 +545,8 @@ static int dispatch(struct ctl *c, int argc, char **argv)
 		snprintf(body, sizeof(body), "{\"ttl\": %ld}", ttl);
 		return simple(c, "POST", "/v1/enrollment/tokens", body);
 	}
+	if (!strcmp(cmd, "explain") && argc == 3)
+		return cmd_explain(c, argv[1], argv[2]);
 	if (argc >= 2 && !id_ok(argv[1])) {
 		fprintf(stderr, "attestctl: '%s' is not a valid name\n",
 			argv[1]);
@@ -454,6 +594,8 @@ static int dispatch(struct ctl *c, int argc, char **argv)
 	}
 	if (!strcmp(cmd, "put-whitelist") && argc == 3)
 		return cmd_put_whitelist(c, argv[1], argv[2]);
+	if (!strcmp(cmd, "put-layers") && argc >= 3)
+		return cmd_put_layers(c, argv[1], argc - 2, argv + 2);
 	if (!strcmp(cmd, "delete-whitelist") && argc == 2) {
 		snprintf(path, sizeof(path), "/v1/whitelists/%s", argv[1]);
 		return simple(c, "DELETE", path, NULL);

@@ -55,9 +55,10 @@ static struct json_object *agent_summary(const struct ver_ctx *c,
 	if (!o)
 		return NULL;
 	json_object_object_add(o, "id", json_object_new_string(a->id));
-	json_object_object_add(o, "state",
-			       json_object_new_string(ver_effective_state(
-				       c, a, (int64_t)time(NULL))));
+	json_object_object_add(
+		o, "state",
+		json_object_new_string(att_agent_state_name(
+			ver_effective_state(c, a, (int64_t)time(NULL)))));
 	json_object_object_add(o, "whitelist", wl_ref(a));
 	json_object_object_add(o, "enrolled_at",
 			       json_object_new_int64(a->enrolled_at));
@@ -261,7 +262,7 @@ static int agent_clone_clear(struct ver_req *rq, struct ver_resp *rs,
 				       json_object_new_string(rq->peer.fpr));
 		json_object_object_add(ev, "was", json_object_new_string(was));
 		rc = att_store_history_add(
-			rq->ctx->store, id, now, a.state,
+			rq->ctx->store, id, now, att_agent_state_name(a.state),
 			json_object_to_json_string_ext(
 				ev, JSON_C_TO_STRING_PLAIN |
 					    JSON_C_TO_STRING_NOSLASHESCAPE));

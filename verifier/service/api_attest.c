@@ -36,6 +36,7 @@
 #include "logstate.h"
 #include "metrics.h"
 #include "service.h"
+#include "verdict.h"
 #include "webhook.h"
 #include "wlcache.h"
 
@@ -65,7 +66,7 @@ int ver_require_agent(struct ver_req *rq, struct ver_resp *rs, const char *id,
 		       ATT_E_AUTH;
 	if (rc)
 		return ver_store_error(rs, rc, "agent"), rc;
-	if (!strcmp(a->state, "enrolling") || !a->ak_pub ||
+	if (a->state == ATT_AGENT_ENROLLING || !a->ak_pub ||
 	    strcmp(a->cert_fpr, rq->peer.fpr)) {
 		att_agent_rec_release(a);
 		return ver_error(rs, 403, "certificate_superseded",
@@ -434,36 +435,11 @@ static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 	return 0;
 }
 
-/* {"event": "state_changed", "agent_id", "from", "to", "at", "reasons"} */
-void ver_post_state_change(struct ver_ctx *c, const char *id, const char *from,
-			   const char *to, int64_t at, struct json_object *res)
-{
-	struct json_object *o, *r;
-
-	if (!c->webhook)
-		return;
-	o = json_object_new_object();
-	if (!o)
-		return;
-	json_object_object_add(o, "event",
-			       json_object_new_string("state_changed"));
-	json_object_object_add(o, "agent_id", json_object_new_string(id));
-	json_object_object_add(o, "from", json_object_new_string(from));
-	json_object_object_add(o, "to", json_object_new_string(to));
-	json_object_object_add(o, "at", json_object_new_int64(at));
-	if (json_object_object_get_ex(res, "reasons", &r))
-		json_object_object_add(o, "reasons", json_object_get(r));
-	ver_webhook_post(c->webhook,
-			 json_object_to_json_string_ext(
-				 o, JSON_C_TO_STRING_PLAIN |
-					    JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-}
-
 static int evidence(struct ver_req *rq, struct ver_resp *rs)
 {
-	struct json_object *req = NULL, *result = NULL, *next = NULL;
+	struct json_object *req = NULL, *next = NULL;
 	struct att_agent_rec a;
+	struct ver_verdict v;
 	struct ver_evidence ev;
 	struct ver_wlref *ref = NULL;
 	struct att_pcr_sel sel;
@@ -474,13 +450,13 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	int64_t wl_version = 0, now = (int64_t)time(NULL), issued = 0;
 	uint32_t mask;
 	unsigned int i;
-	char before[sizeof(a.state)];
-	int64_t boots;
-	int rc, hrc, nrc, hist, changed, new_boot;
+	enum att_agent_state before;
+	int rc, hrc, nrc, hist, changed;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(&in, 0, sizeof(in));
 	att_agent_rec_init(&a);
+	ver_verdict_init(&v, ATT_AGENT_NONE);
 	if (ver_parse_body(rq, rs, &req))
 		return 0;
 	if (parse_evidence(rq, rs, req, &in, &id, &nonce) ||
@@ -523,10 +499,14 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 			in.logs[i].data ? in.logs[i].data : (const uint8_t *)"";
 		ev.logs[i].len = in.logs[i].len;
 	}
-	snprintf(before, sizeof(before), "%s", a.state);
-	boots = a.boot_count;
+	for (i = 0; ref && i < ver_wlref_layers(ref); i++) {
+		ev.layer_names[i] = ver_wlref_layer_name(ref, i);
+		ev.layer_versions[i] = ver_wlref_layer_version(ref, i);
+		ev.nlayers++;
+	}
+	before = a.state;
 	rc = ver_attest_run(rq->ctx->akc, &a, ref ? ver_wlref_wl(ref) : NULL,
-			    a.wl_name, wl_version, &ev, now, &result);
+			    a.wl_name, wl_version, &ev, now, &v);
 	if (rc) {
 		ver_metrics_attestation(rq->ctx->metrics, VER_RESULT_ERROR, 0);
 		ver_error(rs, 500, "internal", "verification failed: %s",
@@ -551,9 +531,8 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	 * only: a row for each would grow the table without end (a row a
 	 * round for every agent) and tell nothing new.
 	 */
-	changed = strcmp(before, a.state) != 0;
-	new_boot = a.boot_count != boots;
-	hist = changed || strcmp(a.state, "trusted") || new_boot;
+	changed = before != v.state;
+	hist = changed || v.state != ATT_AGENT_TRUSTED || v.new_boot;
 	rc = att_store_agent_update_hist(rq->ctx->store, &a, now, hist,
 					 in.want_next ? &n.rec : NULL, &hrc,
 					 &nrc);
@@ -565,23 +544,21 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 	if (hist && hrc)
 		att_warn("%s: history not written: %s", id, att_strerror(hrc));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (strcmp(a.state, "trusted"))
-		ver_metrics_reasons(rq->ctx->metrics,
-				    json_object_object_get(result, "reasons"));
+	if (v.state != ATT_AGENT_TRUSTED)
+		ver_metrics_verdict(rq->ctx->metrics, &v);
 	ver_metrics_attestation(
 		rq->ctx->metrics,
-		strcmp(a.state, "trusted") ? VER_RESULT_UNTRUSTED
-					   : VER_RESULT_TRUSTED,
+		v.state != ATT_AGENT_TRUSTED ? VER_RESULT_UNTRUSTED
+					     : VER_RESULT_TRUSTED,
 		(double)(t1.tv_sec - t0.tv_sec) +
 			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	/* The events at info; a trusted round like the one before, debug
 	 * (at fleet rates a line each would be most of the log). */
 	att_log(hist ? ATT_LOG_INFO : ATT_LOG_DEBUG, "attest: %s: %s%s", id,
-		a.state, new_boot ? " (new boot)" : "");
+		att_agent_state_name(v.state), v.new_boot ? " (new boot)" : "");
 	if (changed)
-		ver_post_state_change(rq->ctx, id, before, a.state, now,
-				      result);
-	json_object_object_add(result, "agent_id", json_object_new_string(id));
+		ver_webhook_state_change(rq->ctx->webhook, id, before, now, &v);
+	json_object_object_add(v.doc, "agent_id", json_object_new_string(id));
 	if (in.want_next && nrc)
 		att_warn("%s: verdict sent without a next challenge: %s", id,
 			 att_strerror(nrc));
@@ -591,11 +568,11 @@ static int evidence(struct ver_req *rq, struct ver_resp *rs)
 		if (!challenge_json(rq->ctx->cfg, &a, &n,
 				    ref && att_wl_boot(ver_wlref_wl(ref)),
 				    &next))
-			json_object_object_add(result, "next_challenge", next);
+			json_object_object_add(v.doc, "next_challenge", next);
 	}
-	ver_json_reply(rs, 200, result);
+	ver_json_reply(rs, 200, v.doc);
 out:
-	json_object_put(result);
+	ver_verdict_release(&v);
 	ver_wlref_put(rq->ctx->wlc, ref);
 	free(in.quote);
 	free(in.sig);

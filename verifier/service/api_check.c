@@ -3,9 +3,13 @@
  * api_check.c - POST /v1/check (admin): one-shot check of a measurement
  * list against a stored whitelist, without enrollment or a quote:
  *   {"whitelist": {"name": N, "version": V}, "log": base64 binary list,
- *    "pcrs": {"sha256": {"10": hex}}}   (pcrs optional: replay compared)
+ *    "pcrs": {"sha256": {"10": hex}},   (optional: replay compared)
+ *    "explain": true}                   (optional: every entry's verdict)
  * -> {"verdict": "pass" | "fail", "entries", "verified", "unverified",
- *     "replay_compared", "replay_matched", "failures_total", "failures"}
+ *     "replay_compared", "replay_matched", "failures_total", "failures",
+ *     "layers" (a layered whitelist: entries each layer accepted),
+ *     "explained" (with explain: index, path, verdict and the layer that
+ *     accepted it, for the first VER_EXPLAIN_MAX entries)}
  * Nothing is stored. Without a quote a pass is not an attestation: it
  * says the list (and its replay) agrees with the whitelist.
  */
@@ -27,7 +31,77 @@
 
 static const enum att_hash check_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 
-static struct json_object *failures_json(const struct att_check_result *cr)
+#define VER_EXPLAIN_MAX 100000
+
+static struct json_object *path_string(const uint8_t *p, size_t n)
+{
+	struct json_object *o;
+	struct att_buf b;
+
+	att_buf_init(&b, 0);
+	att_escape_bytes(p, n, &b);
+	att_buf_cstr(&b);
+	o = json_object_new_string(b.data ? (char *)b.data : "");
+	att_buf_release(&b);
+	return o;
+}
+
+struct explain {
+	struct json_object *arr;
+	const struct ver_wlref *ref;
+	uint64_t n;
+};
+
+static int explain_entry(const struct att_ima_entry *e,
+			 const struct att_judgement *j, void *arg)
+{
+	struct explain *x = arg;
+	struct json_object *o;
+
+	if (x->n++ >= VER_EXPLAIN_MAX)
+		return 0;
+	o = json_object_new_object();
+	if (!o)
+		return ATT_E_NOMEM;
+	json_object_object_add(o, "index",
+			       json_object_new_int64((int64_t)e->index));
+	json_object_object_add(o, "path", path_string(j->path, j->path_len));
+	json_object_object_add(
+		o, "verdict",
+		json_object_new_string(att_verdict_name(j->verdict)));
+	if (j->layer >= 0 && (size_t)j->layer < ver_wlref_layers(x->ref))
+		json_object_object_add(
+			o, "layer",
+			json_object_new_string(ver_wlref_layer_name(
+				x->ref, (size_t)j->layer)));
+	json_object_array_add(x->arr, o);
+	return 0;
+}
+
+static struct json_object *layers_json(const struct ver_wlref *ref,
+				       const struct att_check_result *cr)
+{
+	struct json_object *arr = json_object_new_array(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < ver_wlref_layers(ref); i++) {
+		o = json_object_new_object();
+		json_object_object_add(
+			o, "name",
+			json_object_new_string(ver_wlref_layer_name(ref, i)));
+		json_object_object_add(
+			o, "version",
+			json_object_new_int64(ver_wlref_layer_version(ref, i)));
+		json_object_object_add(
+			o, "allowed",
+			json_object_new_int64((int64_t)cr->layer_counts[i]));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+static struct json_object *failures_json(const struct att_check_result *cr,
+					 const struct ver_wlref *ref)
 {
 	struct json_object *arr = json_object_new_array();
 	struct att_buf b;
@@ -50,6 +124,11 @@ static struct json_object *failures_json(const struct att_check_result *cr)
 			json_object_new_string(att_verdict_name(f->verdict)));
 		json_object_object_add(o, "detail",
 				       json_object_new_string(f->detail));
+		if (f->layer >= 0 && (size_t)f->layer < ver_wlref_layers(ref))
+			json_object_object_add(
+				o, "layer",
+				json_object_new_string(ver_wlref_layer_name(
+					ref, (size_t)f->layer)));
 		json_object_array_add(arr, o);
 		att_buf_release(&b);
 	}
@@ -58,7 +137,10 @@ static struct json_object *failures_json(const struct att_check_result *cr)
 
 int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 {
-	static const char *const fields[] = {"whitelist", "log", "pcrs", NULL};
+	static const char *const fields[] = {"whitelist", "log", "pcrs",
+					     "explain", NULL};
+	struct explain x = {0};
+	struct json_object *ex;
 	static const char *const wfields[] = {"name", "version", NULL};
 	struct json_object *req = NULL, *w, *pcrs, *o;
 	struct att_check_opts opts = {.pcr_mask = 1u << 10};
@@ -117,6 +199,24 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 		ver_store_error(rs, rc, "whitelist");
 		goto out;
 	}
+	if (json_object_object_get_ex(req, "explain", &ex)) {
+		if (!json_object_is_type(ex, json_type_boolean)) {
+			ver_error(rs, 400, "bad_field",
+				  "field 'explain' must be a boolean");
+			goto out;
+		}
+		if (json_object_get_boolean(ex)) {
+			x.arr = json_object_new_array();
+			x.ref = ref;
+			if (!x.arr) {
+				ver_error(rs, 503, "no_memory",
+					  "out of memory");
+				goto out;
+			}
+			opts.on_entry = explain_entry;
+			opts.arg = &x;
+		}
+	}
 	rc = att_replay_new(check_banks, 2, &rp);
 	if (!rc)
 		rc = att_ima_reader_new_mem(log, loglen, ATT_IMA_FMT_BINARY,
@@ -153,10 +253,20 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 	json_object_object_add(
 		o, "failures_total",
 		json_object_new_int64((int64_t)cr.failures_total));
-	json_object_object_add(o, "failures", failures_json(&cr));
+	json_object_object_add(o, "failures", failures_json(&cr, ref));
+	if (ver_wlref_layers(ref))
+		json_object_object_add(o, "layers", layers_json(ref, &cr));
+	if (x.arr) {
+		json_object_object_add(o, "explained", x.arr);
+		x.arr = NULL;
+		json_object_object_add(
+			o, "explained_truncated",
+			json_object_new_boolean(x.n > VER_EXPLAIN_MAX));
+	}
 	ver_json_reply(rs, 200, o);
 	json_object_put(o);
 out:
+	json_object_put(x.arr);
 	att_check_result_release(&cr);
 	att_ima_reader_free(rd);
 	att_replay_free(rp);

@@ -348,7 +348,7 @@ static int enroll_start(struct ver_req *rq, struct ver_resp *rs)
 		goto out;
 	}
 	/* Pending: the AK is bound only once the secret comes back. */
-	snprintf(a.state, sizeof(a.state), "enrolling");
+	a.state = ATT_AGENT_ENROLLING;
 	free(a.ek_pub);
 	free(a.ak_pub);
 	if (a.secret)
@@ -428,7 +428,7 @@ static int enroll_activate(struct ver_req *rq, struct ver_resp *rs)
 	}
 	rc = att_store_agent_get(rq->ctx->store, id, &a);
 	if (rc == ATT_E_NOT_FOUND ||
-	    (!rc && (strcmp(a.state, "enrolling") || !a.secret))) {
+	    (!rc && (a.state != ATT_AGENT_ENROLLING || !a.secret))) {
 		ver_error(rs, 409, "not_enrolling",
 			  "no enrollment of '%s' is waiting for a proof", id);
 		goto out;
@@ -463,7 +463,7 @@ static int enroll_activate(struct ver_req *rq, struct ver_resp *rs)
 				  "cannot issue the certificate");
 		goto out;
 	}
-	snprintf(a.state, sizeof(a.state), "registered");
+	a.state = ATT_AGENT_REGISTERED;
 	snprintf(a.cert_fpr, sizeof(a.cert_fpr), "%s", fpr);
 	a.enrolled_at = (int64_t)time(NULL);
 	a.reset_count = -1;

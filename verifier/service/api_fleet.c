@@ -2,9 +2,10 @@
 /*
  * api_fleet.c - GET /v1/fleet (admin): counts by state and one row per
  * agent (id, state, last attestation, failure reasons, whitelist and
- * version, boot count, slim.ko's lattice as its last result showed it). "stale" is decided here, at read time, from the
- * shared database: an attested agent whose last attestation is older
- * than two intervals, whichever replica it last talked to.
+ * version, boot count, slim.ko's lattice as its last result showed it). "stale"
+ * is decided here, at read time, from the shared database: an attested agent
+ * whose last attestation is older than two intervals, whichever replica it last
+ * talked to.
  */
 #include <stdio.h>
 #include <string.h>
@@ -15,42 +16,43 @@
 #include "attest/err.h"
 #include "attest/json.h"
 #include "service.h"
+#include "verdict.h"
 
-static const char *const fleet_states[] = {"enrolling", "registered", "trusted",
-					   "untrusted", "stale"};
-#define NSTATES (sizeof(fleet_states) / sizeof(fleet_states[0]))
-
-const char *ver_effective_state(const struct ver_ctx *c,
-				const struct att_agent_rec *a, int64_t now)
+enum att_agent_state ver_effective_state(const struct ver_ctx *c,
+					 const struct att_agent_rec *a,
+					 int64_t now)
 {
-	if ((!strcmp(a->state, "trusted") || !strcmp(a->state, "untrusted")) &&
+	if ((a->state == ATT_AGENT_TRUSTED ||
+	     a->state == ATT_AGENT_UNTRUSTED) &&
 	    a->last_attest > 0 &&
 	    now - a->last_attest > 2 * (int64_t)c->cfg->interval)
-		return "stale";
+		return ATT_AGENT_STALE;
 	return a->state;
 }
 
 struct fleet {
 	struct ver_ctx *ctx;
 	struct json_object *rows;
-	unsigned long counts[NSTATES];
+	unsigned long counts[ATT_AGENT_STATE_COUNT];
 	int64_t now;
 };
 
 /* res: the last result, parsed (or NULL) */
 static struct json_object *reasons(const struct att_agent_rec *a,
-				   const char *state, struct json_object *res)
+				   enum att_agent_state state,
+				   struct json_object *res)
 {
 	struct json_object *arr = json_object_new_array(), *r;
-	char msg[128];
+	struct ver_verdict v;
 	size_t i, n;
 
-	if (!strcmp(state, "stale")) {
-		snprintf(msg, sizeof(msg), "no attestation since %lld",
-			 (long long)a->last_attest);
-		json_object_array_add(arr, json_object_new_string(msg));
+	if (state == ATT_AGENT_STALE) {
+		ver_verdict_init(&v, state);
+		ver_verdict_stale(&v, a->last_attest);
+		ver_verdict_reasons_json(&v, arr);
+		ver_verdict_release(&v);
 	}
-	if (strcmp(a->state, "untrusted") || !res)
+	if (a->state != ATT_AGENT_UNTRUSTED || !res)
 		return arr;
 	if (json_object_object_get_ex(res, "reasons", &r) &&
 	    json_object_is_type(r, json_type_array)) {
@@ -77,20 +79,17 @@ static struct json_object *lattice(struct json_object *res)
 static int add_row(const struct att_agent_rec *a, void *arg)
 {
 	struct fleet *f = arg;
-	const char *state = ver_effective_state(f->ctx, a, f->now);
-	struct json_object *o = json_object_new_object(), *w = NULL, *res = NULL;
+	enum att_agent_state state = ver_effective_state(f->ctx, a, f->now);
+	struct json_object *o = json_object_new_object(), *w = NULL,
+			   *res = NULL;
 	char err[64];
-	size_t i;
-
 	if (!o)
 		return ATT_E_NOMEM;
 	if (a->last_result &&
 	    att_json_parse(a->last_result, strlen(a->last_result), 32, &res,
 			   err, sizeof(err)))
 		res = NULL;
-	for (i = 0; i < NSTATES; i++)
-		if (!strcmp(state, fleet_states[i]))
-			f->counts[i]++;
+	f->counts[state]++;
 	if (a->wl_name[0]) {
 		w = json_object_new_object();
 		json_object_object_add(w, "name",
@@ -99,7 +98,9 @@ static int add_row(const struct att_agent_rec *a, void *arg)
 				       json_object_new_int64(a->wl_version));
 	}
 	json_object_object_add(o, "id", json_object_new_string(a->id));
-	json_object_object_add(o, "state", json_object_new_string(state));
+	json_object_object_add(
+		o, "state",
+		json_object_new_string(att_agent_state_name(state)));
 	json_object_object_add(
 		o, "last_attestation",
 		a->last_attest ? json_object_new_int64(a->last_attest) : NULL);
@@ -143,9 +144,9 @@ int ver_api_fleet(struct ver_req *rq, struct ver_resp *rs)
 		json_object_put(o);
 		return ver_store_error(rs, rc, "agents");
 	}
-	for (i = 0; i < NSTATES; i++)
+	for (i = ATT_AGENT_NONE + 1; i < ATT_AGENT_STATE_COUNT; i++)
 		json_object_object_add(
-			counts, fleet_states[i],
+			counts, att_agent_state_name((enum att_agent_state)i),
 			json_object_new_int64((int64_t)f.counts[i]));
 	json_object_object_add(
 		counts, "total",

@@ -10,22 +10,16 @@
 #include "metrics.h"
 #include "service.h"
 
-static const char *const states[] = {"enrolling", "registered", "trusted",
-				     "untrusted", "stale",	"error"};
-#define NSTATES (sizeof(states) / sizeof(states[0]))
-
 struct by_state {
-	unsigned long n[NSTATES];
+	unsigned long n[ATT_AGENT_STATE_COUNT];
 };
 
 static int count_agent(const struct att_agent_rec *a, void *arg)
 {
 	struct by_state *b = arg;
-	size_t i;
 
-	for (i = 0; i < NSTATES; i++)
-		if (!strcmp(a->state, states[i]))
-			b->n[i]++;
+	if ((unsigned int)a->state < ATT_AGENT_STATE_COUNT)
+		b->n[a->state]++;
 	return 0;
 }
 
@@ -50,10 +44,13 @@ int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs)
 	rc |= att_buf_printf(&rs->body,
 			     "# HELP attest_agents Enrolled agents, by state.\n"
 			     "# TYPE attest_agents gauge\n");
-	for (i = 0; i < NSTATES; i++)
-		rc |= att_buf_printf(&rs->body,
-				     "attest_agents{state=\"%s\"} %lu\n",
-				     states[i], b.n[i]);
+	for (i = ATT_AGENT_NONE + 1; i < ATT_AGENT_STATE_COUNT; i++)
+		rc |= att_buf_printf(
+			&rs->body, "attest_agents{state=\"%s\"} %lu\n",
+			att_agent_state_name((enum att_agent_state)i), b.n[i]);
+	/* A label from before states were typed: no agent is ever stored in
+	 * it; kept so that the series scrapers know does not vanish. */
+	rc |= att_buf_printf(&rs->body, "attest_agents{state=\"error\"} 0\n");
 	if (rq->ctx->akc) {
 		ver_akcache_stats(rq->ctx->akc, &hits, &misses);
 		rc |= att_buf_printf(

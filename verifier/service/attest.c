@@ -23,12 +23,13 @@
 #include "attest/whitelist.h"
 #include "akcache.h"
 #include "attest.h"
+#include "verdict.h"
 
 static const enum att_hash replay_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 
 struct run {
+	struct ver_verdict *v;
 	struct json_object *res, *reasons, *logs;
-	int trusted;
 	/* slim.ko's lattice, from the first list that carries it */
 	struct att_lat_state lat;
 	const char *lat_log;
@@ -38,33 +39,11 @@ struct run {
 	 * ignored).
 	 */
 	struct att_pcrs quoted;
+	const struct ver_evidence *ev;
 };
 
-static void reason(struct run *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void reason(struct run *r, const char *fmt, ...)
-{
-	char msg[400];
-	va_list ap;
-
-	size_t i, n;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	/* Paths are the host's bytes, and %.200s may cut a character. */
-	att_json_utf8_clean(msg);
-	r->trusted = 0;
-	/* Once each: a file in two logs is one reason (each log lists it). */
-	n = json_object_array_length(r->reasons);
-	for (i = 0; i < n; i++)
-		if (!strcmp(json_object_get_string(
-				    json_object_array_get_idx(r->reasons, i)),
-			    msg))
-			return;
-	json_object_array_add(r->reasons, json_object_new_string(msg));
-}
+/* A reason of kind k (not a failing entry's: failure_reason). */
+#define reason(r, k, ...) ver_verdict_add((r)->v, (k), ATT_V_COUNT, __VA_ARGS__)
 
 /* A path as JSON text: printable ASCII as it is, other bytes escaped. */
 static struct json_object *path_json(const char *p, size_t n)
@@ -82,8 +61,62 @@ static struct json_object *path_json(const char *p, size_t n)
 	return o;
 }
 
+/* A layered whitelist's layer i as the result names it. */
+static const char *layer_name(const struct ver_evidence *ev, int i)
+{
+	return i >= 0 && (size_t)i < ev->nlayers && ev->layer_names[i]
+		       ? ev->layer_names[i]
+		       : NULL;
+}
+
+/* The layers of the agent's whitelist: [{"name", "version"}]. */
+static void add_layer_refs(struct json_object *w, const struct ver_evidence *ev)
+{
+	struct json_object *arr = json_object_new_array(), *o;
+	size_t i;
+
+	for (i = 0; arr && i < ev->nlayers; i++) {
+		o = json_object_new_object();
+		json_object_object_add(
+			o, "name",
+			json_object_new_string(layer_name(ev, (int)i)));
+		json_object_object_add(
+			o, "version",
+			json_object_new_int64(ev->layer_versions[i]));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(w, "layers", arr);
+}
+
+/* Per layer of a layered whitelist: the entries it accepted first. */
+static void add_layers(struct json_object *log, const struct ver_evidence *ev,
+		       const struct att_check_result *cr)
+{
+	struct json_object *arr, *o;
+	size_t i;
+
+	if (!ev->nlayers)
+		return;
+	arr = json_object_new_array();
+	for (i = 0; arr && i < ev->nlayers; i++) {
+		o = json_object_new_object();
+		json_object_object_add(
+			o, "name",
+			json_object_new_string(layer_name(ev, (int)i)));
+		json_object_object_add(
+			o, "version",
+			json_object_new_int64(ev->layer_versions[i]));
+		json_object_object_add(
+			o, "allowed",
+			json_object_new_int64((int64_t)cr->layer_counts[i]));
+		json_object_array_add(arr, o);
+	}
+	json_object_object_add(log, "layers", arr);
+}
+
 static void add_failures(struct json_object *log,
-			 const struct att_check_result *cr)
+			 const struct att_check_result *cr,
+			 const struct ver_evidence *ev)
 {
 	struct json_object *arr = json_object_new_array();
 	size_t i;
@@ -101,6 +134,11 @@ static void add_failures(struct json_object *log,
 			json_object_new_string(att_verdict_name(f->verdict)));
 		json_object_object_add(o, "detail",
 				       json_object_new_string(f->detail));
+		if (layer_name(ev, f->layer))
+			json_object_object_add(
+				o, "layer",
+				json_object_new_string(
+					layer_name(ev, f->layer)));
 		json_object_array_add(arr, o);
 	}
 	json_object_object_add(log, "failures", arr);
@@ -159,21 +197,25 @@ static void failure_reason(struct run *r, const struct att_check_failure *f)
 	switch (f->verdict) {
 	case ATT_V_BOOT_AGGREGATE_BAD:
 		if (f->detail[0]) {
-			reason(r, "%s: %s", att_verdict_name(f->verdict),
-			       f->detail);
+			ver_verdict_add(r->v, VER_REASON_ENTRY, f->verdict,
+					"%s: %s", att_verdict_name(f->verdict),
+					f->detail);
 			break;
 		}
-		reason(r, "%s: %.200s", att_verdict_name(f->verdict),
-		       f->path ? f->path : "");
+		ver_verdict_add(r->v, VER_REASON_ENTRY, f->verdict,
+				"%s: %.200s", att_verdict_name(f->verdict),
+				f->path ? f->path : "");
 		break;
 	case ATT_V_GAP:
 	case ATT_V_LATTICE_MALFORMED:
 	case ATT_V_LATTICE_POLICY:
-		reason(r, "%s: %s", att_verdict_name(f->verdict), f->detail);
+		ver_verdict_add(r->v, VER_REASON_ENTRY, f->verdict, "%s: %s",
+				att_verdict_name(f->verdict), f->detail);
 		break;
 	default:
-		reason(r, "%s: %.200s", att_verdict_name(f->verdict),
-		       f->path ? f->path : "");
+		ver_verdict_add(r->v, VER_REASON_ENTRY, f->verdict,
+				"%s: %.200s", att_verdict_name(f->verdict),
+				f->path ? f->path : "");
 	}
 }
 
@@ -206,8 +248,8 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 	json_object_object_add(log, "sent",
 			       json_object_new_boolean(in->present));
 	if (!in->present) {
-		reason(r, "log %s: not sent (the verifier asks for it)",
-		       in->name);
+		reason(r, VER_REASON_LOG,
+		       "log %s: not sent (the verifier asks for it)", in->name);
 		if (saved)
 			take_lattice(r, &saved->lat, in->name);
 		return 0;
@@ -229,7 +271,7 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 	}
 	expect = att_replay_state(rp)->next_index;
 	if (in->start != expect) {
-		reason(r,
+		reason(r, VER_REASON_LOG,
 		       "log %s: expected entries from %llu, got them from %llu",
 		       in->name, (unsigned long long)expect,
 		       (unsigned long long)in->start);
@@ -237,7 +279,8 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		return 0;
 	}
 	if (!wl)
-		reason(r, "no whitelist is assigned to this agent");
+		reason(r, VER_REASON_NO_WHITELIST,
+		       "no whitelist is assigned to this agent");
 	rc = att_ima_reader_new_mem(in->data, in->len, ATT_IMA_FMT_BINARY,
 				    ATT_HASH_SHA1, NULL, &rd);
 	if (!rc)
@@ -261,13 +304,15 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 	json_object_object_add(
 		log, "failures_total",
 		json_object_new_int64((int64_t)cr.failures_total));
-	add_failures(log, &cr);
+	add_failures(log, &cr, r->ev);
+	add_layers(log, r->ev, &cr);
 	/* the TPM vouches for the saved state and the matched prefix */
 	take_lattice(r, &cr.lattice, in->name);
 	if (cr.status == ATT_CHECK_ERROR) {
-		reason(r, "log %s: unreadable: %s", in->name, cr.errmsg);
+		reason(r, VER_REASON_LOG, "log %s: unreadable: %s", in->name,
+		       cr.errmsg);
 	} else if (!cr.replay_matched) {
-		reason(r,
+		reason(r, VER_REASON_LOG,
 		       "log %s: no prefix of the entries replays to the quoted "
 		       "PCR %u",
 		       in->name, in->pcr);
@@ -277,10 +322,12 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		for (i = 0; i < cr.nfailures && i < 20; i++)
 			failure_reason(r, &cr.failures[i]);
 		if (cr.failures_total > cr.nfailures || cr.nfailures > 20)
-			reason(r, "... %llu failing entries in all (log %s)",
+			reason(r, VER_REASON_MORE,
+			       "... %llu failing entries in all (log %s)",
 			       (unsigned long long)cr.failures_total, in->name);
 		if (cr.lattice_refusal[0])
-			reason(r, "lattice: %s", cr.lattice_refusal);
+			reason(r, VER_REASON_LATTICE, "lattice: %s",
+			       cr.lattice_refusal);
 	} else if (wl) {
 		/* Trusted so far: move the saved state over the prefix. */
 		rc = restore(rp, saved);
@@ -322,7 +369,8 @@ static int check_logs(struct run *r, struct att_agent_rec *a,
 	}
 	if (ev->require_uefi_log && !(ls->flags & VER_LS_UEFI_VERIFIED) &&
 	    !ev->uefi_log)
-		reason(r, "uefi log: required once per boot, not sent yet");
+		reason(r, VER_REASON_UEFI,
+		       "uefi log: required once per boot, not sent yet");
 	for (i = 0; i < ev->nlogs; i++) {
 		rc = check_log(r, a->id, wl, &ev->logs[i],
 			       ver_logstates_find(ls, ev->logs[i].name), rp,
@@ -360,7 +408,7 @@ static void check_lattice(struct run *r, const struct att_wl *wl)
 		json_object_object_add(r->res, "lattice",
 				       att_lat_state_json(&r->lat, r->lat_log));
 	if (pol && pol->mode >= 0 && !r->lat.loaded)
-		reason(r,
+		reason(r, VER_REASON_LATTICE,
 		       "lattice: no slim.ko state in any list (the whitelist "
 		       "requires mode %s)",
 		       att_sev_mode_name((unsigned int)pol->mode));
@@ -384,7 +432,7 @@ static int check_uefi(struct run *r, const struct ver_evidence *ev)
 	memset(&info, 0, sizeof(info));
 	if (att_uefi_replay(ev->uefi_log, ev->uefi_log_len, NULL, &rp, &info,
 			    err, sizeof(err))) {
-		reason(r, "uefi log: unreadable: %s", err);
+		reason(r, VER_REASON_UEFI, "uefi log: unreadable: %s", err);
 		json_object_object_add(o, "matched",
 				       json_object_new_boolean(0));
 		return 0;
@@ -407,7 +455,7 @@ static int check_uefi(struct run *r, const struct ver_evidence *ev)
 			}
 			compared++;
 			if (memcmp(q, v, att_hash_size((enum att_hash)b))) {
-				reason(r,
+				reason(r, VER_REASON_UEFI,
 				       "uefi log: does not replay to the "
 				       "quoted "
 				       "PCR %u (%s)",
@@ -416,7 +464,8 @@ static int check_uefi(struct run *r, const struct ver_evidence *ev)
 			}
 		}
 	if (!compared) {
-		reason(r, "uefi log: no quoted PCR 0-7 to compare with");
+		reason(r, VER_REASON_UEFI,
+		       "uefi log: no quoted PCR 0-7 to compare with");
 		ok = 0;
 	}
 	json_object_object_add(o, "matched", json_object_new_boolean(ok));
@@ -445,7 +494,8 @@ static void boot_json(struct run *r, struct json_object *uefi,
 	if (br->status == ATT_BOOT_MALFORMED) {
 		json_object_object_add(o, "error",
 				       json_object_new_string(br->errmsg));
-		reason(r, "boot: malformed event data: %s", br->errmsg);
+		reason(r, VER_REASON_BOOT, "boot: malformed event data: %s",
+		       br->errmsg);
 		return;
 	}
 	for (i = 0; i < br->nfailures; i++) {
@@ -456,11 +506,12 @@ static void boot_json(struct run *r, struct json_object *uefi,
 			json_object_array_add(arr, e);
 		if (i < 20) {
 			att_boot_failure_text(f, t, sizeof(t));
-			reason(r, "boot: %s", t);
+			reason(r, VER_REASON_BOOT, "boot: %s", t);
 		}
 	}
 	if (br->total > 20)
-		reason(r, "boot: ... %zu failures in all", br->total);
+		reason(r, VER_REASON_BOOT, "boot: ... %zu failures in all",
+		       br->total);
 }
 
 /*
@@ -499,11 +550,12 @@ static void check_static(struct run *r, const struct att_pcrs *expect)
 			want = att_pcrs_get(expect, (enum att_hash)b, i);
 			got = att_pcrs_get(&r->quoted, (enum att_hash)b, i);
 			if (!got)
-				reason(r, "static PCR %u (%s) was not quoted",
-				       i, att_hash_name((enum att_hash)b));
+				reason(r, VER_REASON_STATIC_PCR,
+				       "static PCR %u (%s) was not quoted", i,
+				       att_hash_name((enum att_hash)b));
 			else if (memcmp(want, got,
 					att_hash_size((enum att_hash)b)))
-				reason(r,
+				reason(r, VER_REASON_STATIC_PCR,
 				       "static PCR %u (%s) is not the expected "
 				       "value",
 				       i, att_hash_name((enum att_hash)b));
@@ -573,7 +625,8 @@ static int check_clock(struct run *r, struct att_agent_rec *a,
 		default:
 			break;
 		}
-		reason(r, "quote: %s", att_quote_reason_str(why));
+		reason(r, VER_REASON_QUOTE, "quote: %s",
+		       att_quote_reason_str(why));
 		refused = 1;
 	} else if (!*reboot && a->reset_count >= 0 && a->clock_at &&
 		   ev->challenge_at &&
@@ -593,14 +646,15 @@ static int check_clock(struct run *r, struct att_agent_rec *a,
 	}
 	/* Sticky: every verdict says it until an admin clears it. */
 	if (a->clone[0])
-		reason(r, "possible cloned TPM: %s", a->clone);
+		reason(r, VER_REASON_CLONE, "possible cloned TPM: %s",
+		       a->clone);
 	return refused;
 }
 
 int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		   const struct att_wl *wl, const char *wl_name,
 		   int64_t wl_version, const struct ver_evidence *ev,
-		   int64_t now, struct json_object **result)
+		   int64_t now, struct ver_verdict *v)
 {
 	struct att_quote_info info;
 	enum att_quote_reason why;
@@ -611,9 +665,10 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 	int rc, reboot = 0, uefi_ok = 0;
 	char *txt;
 
-	*result = NULL;
+	ver_verdict_init(v, ATT_AGENT_NONE);
 	memset(&r, 0, sizeof(r));
-	r.trusted = 1;
+	r.v = v;
+	r.ev = ev;
 	r.res = json_object_new_object();
 	if (!r.res)
 		return ATT_E_NOMEM;
@@ -635,6 +690,8 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 				       json_object_new_string(wl_name));
 		json_object_object_add(w, "version",
 				       json_object_new_int64(wl_version));
+		if (ev->nlayers)
+			add_layer_refs(w, ev);
 		json_object_object_add(r.res, "whitelist", w);
 	}
 	rc = ver_akcache_get(akc, a->ak_pub, a->ak_pub_len, &ak);
@@ -648,7 +705,8 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 			      ev->sig_len, ev->nonce, ev->nonce_len, ev->sel,
 			      ev->pcrs, &info, &why);
 	if (rc || why != ATT_QR_OK) {
-		reason(&r, "quote: %s", att_quote_reason_str(why));
+		reason(&r, VER_REASON_QUOTE, "quote: %s",
+		       att_quote_reason_str(why));
 		rc = 0;
 		goto done;
 	}
@@ -668,7 +726,7 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		a->replay = NULL;
 		a->replay_len = 0;
 		a->boot_count++;
-		reboot = 1;
+		v->new_boot = 1;
 	}
 	/* Static PCR values, when configured (quoted values only count). */
 	if (ev->static_pcrs)
@@ -681,8 +739,9 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		if (rc)
 			goto out;
 	} else if (!ev->uefi_log && wl && att_wl_boot(wl)) {
-		reason(&r, "boot: the whitelist has a boot policy and the "
-			   "evidence has no UEFI event log");
+		reason(&r, VER_REASON_BOOT,
+		       "boot: the whitelist has a boot policy and the "
+		       "evidence has no UEFI event log");
 	}
 	a->reset_count = info.reset_count;
 	a->restart_count = info.restart_count;
@@ -695,10 +754,16 @@ int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		goto out;
 	check_lattice(&r, wl);
 done:
-	snprintf(a->state, sizeof(a->state), "%s",
-		 r.trusted ? "trusted" : "untrusted");
-	json_object_object_add(r.res, "state",
-			       json_object_new_string(a->state));
+	/* The verdict: trusted when no check gave a reason. */
+	v->state = v->refused ? ATT_AGENT_UNTRUSTED : ATT_AGENT_TRUSTED;
+	a->state = v->state;
+	if (ver_verdict_reasons_json(v, r.reasons)) {
+		rc = ATT_E_NOMEM;
+		goto out;
+	}
+	json_object_object_add(
+		r.res, "state",
+		json_object_new_string(att_agent_state_name(v->state)));
 	a->last_attest = now;
 	txt = strdup(json_object_to_json_string_ext(
 		r.res,
@@ -709,11 +774,13 @@ done:
 	}
 	free(a->last_result);
 	a->last_result = txt;
-	*result = r.res;
+	v->doc = r.res;
 	r.res = NULL;
 out:
 	json_object_put(r.res);
 	att_replay_free(rp);
 	att_tpm_key_free(ak);
+	if (rc)
+		ver_verdict_release(v);
 	return rc;
 }

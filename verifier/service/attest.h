@@ -26,6 +26,7 @@
 #include "store.h"
 
 struct att_wl;
+struct ver_verdict;
 struct ver_akcache;
 struct json_object;
 
@@ -57,18 +58,28 @@ struct ver_evidence {
 	uint64_t clock_slack_ms;
 	struct ver_log_in logs[VER_MAX_LOGS]; /* the logs asked for */
 	unsigned int nlogs;
+	/*
+	 * When wl is a layered whitelist: its layers' names and versions,
+	 * in order (the result says which layer accepted how many entries
+	 * and which one knows a failing entry's path); nlayers 0 otherwise.
+	 */
+	const char *layer_names[ATT_WL_LAYERS_MAX];
+	int64_t layer_versions[ATT_WL_LAYERS_MAX];
+	size_t nlayers;
 };
 
 /*
  * Verifies ev for agent a (its AK bound), judging with wl (NULL: no
- * whitelist assigned, which is a failure). On return *result is the
- * result document and a holds the state to store (state, clock, boot
- * count, replay, last_result). ATT_E_* only for internal failures.
+ * whitelist assigned, which is a failure). On return *v is the verdict
+ * (trusted or untrusted, the typed reasons, whether a new boot began, and
+ * the result document; ver_verdict_release() it) and a holds the state
+ * to store (state, clock, boot count, replay, last_result: v->doc's
+ * text). ATT_E_* only for internal failures (then *v is empty).
  * The AK is taken from akc (NULL: parsed here).
  */
 int ver_attest_run(struct ver_akcache *akc, struct att_agent_rec *a,
 		   const struct att_wl *wl, const char *wl_name,
 		   int64_t wl_version, const struct ver_evidence *ev,
-		   int64_t now, struct json_object **result);
+		   int64_t now, struct ver_verdict *v);
 
 #endif

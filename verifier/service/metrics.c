@@ -5,19 +5,17 @@
  * every request; a mutex here was a contended lock at load); a scrape
  * reads each counter once, so it may see one attestation in the count
  * and not yet in the sum, as Prometheus clients allow.
- * Untrusted verdicts are also counted by the classes of their reasons,
- * read from the reasons' fixed prefixes (attest.c writes them).
+ * Untrusted verdicts are also counted by the classes of their reasons:
+ * each reason's kind (verdict.h), and a failing entry's verdict.
  */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-
-#include <json-c/json.h>
 
 #include "attest/err.h"
 #include "attest/whitelist.h"
 #include "metrics.h"
+#include "verdict.h"
 
 static const double buckets[] = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
 				 0.5,	1,    2.5,   5,	   10};
@@ -29,33 +27,10 @@ static const char *const result_names[VER_RESULT_COUNT] = {
 static const char *const challenge_names[VER_CHALLENGE_COUNT] = {"request",
 								 "verdict"};
 
-/* reason classes besides the entry verdicts: by the reason's prefix */
-enum ver_reason {
-	VER_REASON_QUOTE,
-	VER_REASON_CLONE,
-	VER_REASON_BOOT,
-	VER_REASON_UEFI,
-	VER_REASON_LATTICE,
-	VER_REASON_STATIC_PCR,
-	VER_REASON_LOG,
-	VER_REASON_NO_WHITELIST,
-	VER_REASON_OTHER,
-	VER_REASON_COUNT
-};
-
-static const struct {
-	const char *prefix, *name;
-} reason_kinds[VER_REASON_COUNT] = {
-	[VER_REASON_QUOTE] = {"quote: ", "quote"},
-	[VER_REASON_CLONE] = {"possible cloned TPM: ", "cloned-tpm"},
-	[VER_REASON_BOOT] = {"boot: ", "boot"},
-	[VER_REASON_UEFI] = {"uefi log: ", "uefi-log"},
-	[VER_REASON_LATTICE] = {"lattice: ", "lattice"},
-	[VER_REASON_STATIC_PCR] = {"static PCR ", "static-pcr"},
-	[VER_REASON_LOG] = {"log ", "log"},
-	[VER_REASON_NO_WHITELIST] = {"no whitelist ", "no-whitelist"},
-	[VER_REASON_OTHER] = {"", "other"},
-};
+/* the classes counted besides the entries' verdicts, in their order */
+#define KIND_FIRST VER_REASON_QUOTE
+#define KIND_LAST  VER_REASON_OTHER
+#define NKINDS	   (KIND_LAST - KIND_FIRST + 1)
 
 struct ver_metrics {
 	atomic_ullong requests[6]; /* by status class 1xx..5xx; [0] other */
@@ -65,7 +40,7 @@ struct ver_metrics {
 	atomic_ullong hist_count;
 	atomic_ullong hist_sum_ns;
 	atomic_ullong verdict_reasons[ATT_V_COUNT];
-	atomic_ullong kind_reasons[VER_REASON_COUNT];
+	atomic_ullong kind_reasons[NKINDS];
 };
 
 int ver_metrics_new(struct ver_metrics **out)
@@ -117,58 +92,31 @@ void ver_metrics_attestation(struct ver_metrics *m, enum ver_result r,
 		memory_order_relaxed);
 }
 
-/* "<verdict>: ..." of a failing entry: its verdict, else ATT_V_COUNT */
-static unsigned int reason_verdict(const char *s)
+void ver_metrics_verdict(struct ver_metrics *m, const struct ver_verdict *v)
 {
-	unsigned int v;
-	size_t n;
+	unsigned char seen_v[ATT_V_COUNT] = {0}, seen_k[NKINDS] = {0};
+	const struct ver_reason *r;
+	size_t i;
 
-	for (v = ATT_V_FIRST_FAILURE; v < ATT_V_COUNT; v++) {
-		const char *name = att_verdict_name((enum att_verdict)v);
-
-		n = strlen(name);
-		if (!att_verdict_ok((enum att_verdict)v) &&
-		    !strncmp(s, name, n) && s[n] == ':')
-			return v;
-	}
-	return ATT_V_COUNT;
-}
-
-void ver_metrics_reasons(struct ver_metrics *m,
-			 const struct json_object *reasons)
-{
-	unsigned char seen_v[ATT_V_COUNT] = {0}, seen_k[VER_REASON_COUNT] = {0};
-	size_t i, n, k;
-
-	if (!json_object_is_type(reasons, json_type_array))
-		return;
-	n = json_object_array_length(reasons);
-	for (i = 0; i < n; i++) {
-		const char *s = json_object_get_string(
-			json_object_array_get_idx(reasons, i));
-		unsigned int v;
-
-		/* "... N failing entries in all": more of the one before */
-		if (!s || !strncmp(s, "... ", 4))
-			continue;
-		v = reason_verdict(s);
-		if (v < ATT_V_COUNT) {
-			seen_v[v] = 1;
-			continue;
+	for (i = 0; i < v->nreasons; i++) {
+		r = &v->reasons[i];
+		if (r->kind == VER_REASON_ENTRY) {
+			if ((unsigned int)r->entry < ATT_V_COUNT &&
+			    !att_verdict_ok(r->entry))
+				seen_v[r->entry] = 1;
+			else
+				seen_k[VER_REASON_OTHER - KIND_FIRST] = 1;
+		} else if (r->kind >= KIND_FIRST && r->kind <= KIND_LAST) {
+			seen_k[r->kind - KIND_FIRST] = 1;
 		}
-		for (k = 0; k < VER_REASON_OTHER; k++)
-			if (!strncmp(s, reason_kinds[k].prefix,
-				     strlen(reason_kinds[k].prefix)))
-				break;
-		seen_k[k] = 1;
 	}
 	for (i = 0; i < ATT_V_COUNT; i++)
 		if (seen_v[i])
 			atomic_fetch_add_explicit(&m->verdict_reasons[i], 1,
 						  memory_order_relaxed);
-	for (k = 0; k < VER_REASON_COUNT; k++)
-		if (seen_k[k])
-			atomic_fetch_add_explicit(&m->kind_reasons[k], 1,
+	for (i = 0; i < NKINDS; i++)
+		if (seen_k[i])
+			atomic_fetch_add_explicit(&m->kind_reasons[i], 1,
 						  memory_order_relaxed);
 }
 
@@ -219,11 +167,13 @@ int ver_metrics_format(struct ver_metrics *m, struct att_buf *o)
 				"%llu\n",
 				att_verdict_name((enum att_verdict)i),
 				atomic_load(&m->verdict_reasons[i]));
-	for (i = 0; i < VER_REASON_COUNT; i++)
+	for (i = 0; i < NKINDS; i++)
 		rc |= att_buf_printf(
 			o,
 			"attest_untrusted_reasons_total{reason=\"%s\"} %llu\n",
-			reason_kinds[i].name, atomic_load(&m->kind_reasons[i]));
+			ver_reason_kind_name(
+				(enum ver_reason_kind)(KIND_FIRST + i)),
+			atomic_load(&m->kind_reasons[i]));
 	rc |= att_buf_printf(
 		o, "# HELP attest_attestation_duration_seconds Time to verify "
 		   "one piece of evidence.\n"

@@ -7,7 +7,7 @@
 
 #include "attest/buf.h"
 
-struct json_object;
+struct ver_verdict;
 
 struct ver_metrics;
 
@@ -32,13 +32,12 @@ void ver_metrics_challenge(struct ver_metrics *m, enum ver_challenge_via via);
 void ver_metrics_attestation(struct ver_metrics *m, enum ver_result r,
 			     double seconds);
 /*
- * An untrusted verdict's reasons (the result's "reasons" array): each
- * class of reason present counts once (classes: the failing entry
- * verdicts by name, quote, boot, uefi-log, lattice, static-pcr, log,
- * no-whitelist, other; a fixed set, never text from the agent).
+ * An untrusted verdict's reasons: each class present counts once
+ * (classes: the failing entries' verdicts by name, then the reason kinds
+ * quote .. other of verdict.h; "... N failing entries in all" counts in
+ * none). A fixed set of labels, never text from the agent.
  */
-void ver_metrics_reasons(struct ver_metrics *m,
-			 const struct json_object *reasons);
+void ver_metrics_verdict(struct ver_metrics *m, const struct ver_verdict *v);
 /* Appends the counters (agents by state come from the caller). */
 int ver_metrics_format(struct ver_metrics *m, struct att_buf *out);
 

@@ -150,15 +150,9 @@ int ver_api_dashboard(struct ver_req *rq, struct ver_resp *rs,
  */
 int ver_require_agent(struct ver_req *rq, struct ver_resp *rs, const char *id,
 		      struct att_agent_rec *a);
-/*
- * Posts {"event": "state_changed", "agent_id", "from", "to", "at",
- * "reasons"} to the webhook, if one is configured (res: a result with
- * "reasons", or NULL).
- */
-void ver_post_state_change(struct ver_ctx *c, const char *id, const char *from,
-			   const char *to, int64_t at, struct json_object *res);
-/* The state to report: "stale" when an attested agent missed 2 intervals. */
-const char *ver_effective_state(const struct ver_ctx *c,
-				const struct att_agent_rec *a, int64_t now);
+/* The state to report: stale when an attested agent missed 2 intervals. */
+enum att_agent_state ver_effective_state(const struct ver_ctx *c,
+					 const struct att_agent_rec *a,
+					 int64_t now);
 
 #endif

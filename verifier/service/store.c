@@ -118,6 +118,42 @@ int att_store_wl_delete(struct att_store *s, const char *name)
 	return s->ops->wl_delete(s, name);
 }
 
+static const char *const state_names[ATT_AGENT_STATE_COUNT] = {
+	[ATT_AGENT_NONE] = "",
+	[ATT_AGENT_ENROLLING] = "enrolling",
+	[ATT_AGENT_REGISTERED] = "registered",
+	[ATT_AGENT_TRUSTED] = "trusted",
+	[ATT_AGENT_UNTRUSTED] = "untrusted",
+	[ATT_AGENT_STALE] = "stale",
+};
+
+const char *att_agent_state_name(enum att_agent_state s)
+{
+	return (unsigned int)s < ATT_AGENT_STATE_COUNT ? state_names[s] : "";
+}
+
+int att_agent_state_parse(const char *s, enum att_agent_state *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < ATT_AGENT_STATE_COUNT; i++)
+		if (!strcmp(s, state_names[i])) {
+			*out = (enum att_agent_state)i;
+			return 0;
+		}
+	return ATT_E_FORMAT;
+}
+
+int att_store_state_read(const char *id, const char *name,
+			 enum att_agent_state *out)
+{
+	if (!att_agent_state_parse(name, out))
+		return 0;
+	att_err("store: agent %s: stored state '%.24s' is not a state", id,
+		name);
+	return ATT_E_DB;
+}
+
 void att_agent_rec_init(struct att_agent_rec *a)
 {
 	memset(a, 0, sizeof(*a));
@@ -207,7 +243,7 @@ int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 
 	*hist_rc = ATT_E_STATE;
 	*next_rc = ATT_E_STATE;
-	if (!name_ok(a->id, ATT_STORE_ID_MAX) || !a->state[0] ||
+	if (!name_ok(a->id, ATT_STORE_ID_MAX) || a->state == ATT_AGENT_NONE ||
 	    (next && !name_ok(next->nonce_hex, 256)))
 		return ATT_E_INVAL;
 	if (s->ops->agent_update_hist)
@@ -215,7 +251,8 @@ int att_store_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 						 hist_rc, next_rc);
 	rc = s->ops->agent_update(s, a);
 	if (!rc && history)
-		*hist_rc = s->ops->history_add(s, a->id, at, a->state,
+		*hist_rc = s->ops->history_add(s, a->id, at,
+					       att_agent_state_name(a->state),
 					       a->last_result);
 	if (!rc && next)
 		*next_rc = s->ops->nonce_put(s, next->nonce_hex, a->id,

@@ -3,10 +3,10 @@
  * store.h - the verifier's storage, behind one interface.
  *
  * Backends: SQLite ("sqlite:PATH" or a plain path; WAL, one connection
- * serialised by a mutex) and PostgreSQL ("postgresql://..." / "postgres://",
- * not written yet). Every statement is prepared with bound parameters; the
- * schema is created and upgraded by numbered migrations recorded in a
- * `schema_version` table.
+ * serialised by a mutex) and PostgreSQL ("postgresql://..." / "postgres://";
+ * libpq, a connection pool: store_pg.c). Every statement is prepared with bound
+ * parameters; the schema is created and upgraded by numbered migrations
+ * recorded in a `schema_version` table.
  *
  * Agents carry a revision number: att_store_agent_update() writes only when
  * the stored revision is still the one that was read (optimistic
@@ -69,10 +69,31 @@ int att_store_wl_list(struct att_store *s, att_store_wl_fn fn, void *arg);
 int att_store_wl_delete(struct att_store *s, const char *name);
 
 /* --- agents --- */
+
+/*
+ * An agent's stored state: the one list of them (their names are the
+ * database's, the API's, the webhook's and /metrics' labels). Only
+ * TRUSTED and UNTRUSTED come from a verdict; STALE from the sweep.
+ */
+enum att_agent_state {
+	ATT_AGENT_NONE = 0,   /* not set: a record being built ("") */
+	ATT_AGENT_ENROLLING,  /* enrollment started, credential pending */
+	ATT_AGENT_REGISTERED, /* enrolled, not attested yet */
+	ATT_AGENT_TRUSTED,
+	ATT_AGENT_UNTRUSTED,
+	ATT_AGENT_STALE, /* attested, then silent for two intervals */
+	ATT_AGENT_STATE_COUNT
+};
+
+/* "enrolling", "registered", ...; "" for NONE and out of range. */
+const char *att_agent_state_name(enum att_agent_state s);
+/* The state named s; ATT_E_FORMAT when s names none. */
+int att_agent_state_parse(const char *s, enum att_agent_state *out);
+
 struct att_agent_rec {
 	char id[ATT_STORE_ID_MAX + 1];
-	int64_t rev;	 /* bumped by every update */
-	char state[24];	 /* enrolling, registered, trusted, ... */
+	int64_t rev; /* bumped by every update */
+	enum att_agent_state state;
 	uint8_t *ek_pub; /* TPM2B_PUBLIC bytes */
 	size_t ek_pub_len;
 	uint8_t *ak_pub; /* TPM2B_PUBLIC bytes, set once enrolled */

@@ -58,6 +58,14 @@ struct att_store {
 	unsigned int history_keep; /* 0: ATT_STORE_HISTORY_KEEP */
 };
 
+/*
+ * The state column of agent id as read from a backend; a name that is no
+ * state is logged and answered ATT_E_DB (the row was written by something
+ * else than this code).
+ */
+int att_store_state_read(const char *id, const char *name,
+			 enum att_agent_state *out);
+
 int att_store_sqlite_open(const char *path, struct att_store **out);
 int att_store_pg_open(const char *url, struct att_store **out);
 

@@ -16,13 +16,16 @@
 
 static int read_agent(PGresult *r, int i, struct att_agent_rec *a)
 {
+	char state[24];
 	int rc;
 
 	att_agent_rec_init(a);
 	col_copy(r, i, 0, a->id, sizeof(a->id));
 	a->rev = col_int(r, i, 1);
-	col_copy(r, i, 2, a->state, sizeof(a->state));
-	rc = col_blob(r, i, 3, &a->ek_pub, &a->ek_pub_len);
+	col_copy(r, i, 2, state, sizeof(state));
+	rc = att_store_state_read(a->id, state, &a->state);
+	if (!rc)
+		rc = col_blob(r, i, 3, &a->ek_pub, &a->ek_pub_len);
 	if (!rc)
 		rc = col_blob(r, i, 4, &a->ak_pub, &a->ak_pub_len);
 	if (!rc)
@@ -51,7 +54,7 @@ static void agent_params(struct pg_params *p, const struct att_agent_rec *a)
 {
 	pp_text(p, a->id);
 	pp_int(p, a->rev);
-	pp_text(p, a->state);
+	pp_text(p, att_agent_state_name(a->state));
 	if (a->ek_pub)
 		pp_blob(p, a->ek_pub, a->ek_pub_len);
 	else
@@ -299,7 +302,7 @@ int pgs_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 	pp_text(&p2, a->id);
 	pp_text(&p3, a->id);
 	pp_int(&p3, at);
-	pp_text(&p3, a->state);
+	pp_text(&p3, att_agent_state_name(a->state));
 	pp_text(&p3, a->last_result);
 	pp_int(&p3, (int64_t)att_store_history_keep(s) - 2);
 	if (next) {

@@ -26,13 +26,16 @@
 
 static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
 {
+	char state[24];
 	int rc;
 
 	att_agent_rec_init(a);
 	sq_copy_text(st, 0, a->id, sizeof(a->id));
 	a->rev = sqlite3_column_int64(st, 1);
-	sq_copy_text(st, 2, a->state, sizeof(a->state));
-	rc = sq_dup_blob(st, 3, &a->ek_pub, &a->ek_pub_len);
+	sq_copy_text(st, 2, state, sizeof(state));
+	rc = att_store_state_read(a->id, state, &a->state);
+	if (!rc)
+		rc = sq_dup_blob(st, 3, &a->ek_pub, &a->ek_pub_len);
 	if (!rc)
 		rc = sq_dup_blob(st, 4, &a->ak_pub, &a->ak_pub_len);
 	if (!rc)
@@ -61,7 +64,7 @@ static int sq_read_agent(sqlite3_stmt *st, struct att_agent_rec *a)
 static void sq_bind_agent(sqlite3_stmt *st, const struct att_agent_rec *a)
 {
 	sq_text(st, 1, a->id);
-	sq_text(st, 3, a->state);
+	sq_text(st, 3, att_agent_state_name(a->state));
 	sq_blob(st, 4, a->ek_pub, a->ek_pub_len);
 	sq_blob(st, 5, a->ak_pub, a->ak_pub_len);
 	sq_blob(st, 6, a->secret, a->secret_len);
@@ -394,7 +397,8 @@ int sq_agent_update_hist(struct att_store *s, struct att_agent_rec *a,
 		goto out;
 	}
 	if (history)
-		*hist_rc = sq_history_add_locked(q, a->id, at, a->state,
+		*hist_rc = sq_history_add_locked(q, a->id, at,
+						 att_agent_state_name(a->state),
 						 a->last_result);
 	if (next)
 		*next_rc =

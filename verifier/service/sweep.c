@@ -17,6 +17,8 @@
 #include "service.h"
 #include "store.h"
 #include "sweep.h"
+#include "verdict.h"
+#include "webhook.h"
 
 #define SWEEP_MAX_PASS 100000 /* agents marked in one pass, at most */
 
@@ -41,8 +43,8 @@ static int collect(const struct att_agent_rec *a, void *arg)
 	struct ids *l = arg;
 	void *p;
 
-	if (strcmp(ver_effective_state(l->ctx, a, l->now), "stale") ||
-	    !strcmp(a->state, "stale"))
+	if (ver_effective_state(l->ctx, a, l->now) != ATT_AGENT_STALE ||
+	    a->state == ATT_AGENT_STALE)
 		return 0;
 	if (l->n == SWEEP_MAX_PASS)
 		return 0; /* the rest next pass */
@@ -61,18 +63,19 @@ static int collect(const struct att_agent_rec *a, void *arg)
 static int mark(struct ver_ctx *ctx, const char *id, int64_t now)
 {
 	struct att_agent_rec a;
-	struct json_object *res, *reasons;
-	char from[sizeof(a.state)], msg[96];
+	struct ver_verdict v;
+	struct json_object *res;
+	enum att_agent_state from;
 	int rc, hrc, done = 0;
 
 	rc = att_store_agent_get(ctx->store, id, &a);
 	if (rc)
 		return 0; /* deleted meanwhile, or the database is away */
-	if (strcmp(ver_effective_state(ctx, &a, now), "stale") ||
-	    !strcmp(a.state, "stale"))
+	if (ver_effective_state(ctx, &a, now) != ATT_AGENT_STALE ||
+	    a.state == ATT_AGENT_STALE)
 		goto out; /* it attested meanwhile */
-	snprintf(from, sizeof(from), "%s", a.state);
-	snprintf(a.state, sizeof(a.state), "stale");
+	from = a.state;
+	a.state = ATT_AGENT_STALE;
 	rc = att_store_agent_update(ctx->store, &a);
 	if (rc) {
 		/* ATT_E_STATE: an attestation or another replica wrote. */
@@ -81,23 +84,22 @@ static int mark(struct ver_ctx *ctx, const char *id, int64_t now)
 		goto out;
 	}
 	done = 1;
-	att_info("sweep: %s: %s -> stale (no attestation since %lld)", id, from,
-		 (long long)a.last_attest);
-	res = json_object_new_object();
-	reasons = json_object_new_array();
-	snprintf(msg, sizeof(msg), "no attestation since %lld",
-		 (long long)a.last_attest);
-	json_object_array_add(reasons, json_object_new_string(msg));
-	json_object_object_add(res, "state", json_object_new_string("stale"));
-	json_object_object_add(res, "reasons", reasons);
-	hrc = att_store_history_add(
-		ctx->store, id, now, "stale",
-		json_object_to_json_string_ext(res, JSON_C_TO_STRING_PLAIN));
+	att_info("sweep: %s: %s -> stale (no attestation since %lld)", id,
+		 att_agent_state_name(from), (long long)a.last_attest);
+	ver_verdict_init(&v, ATT_AGENT_STALE);
+	ver_verdict_stale(&v, a.last_attest);
+	res = ver_verdict_json(&v);
+	hrc = res ? att_store_history_add(ctx->store, id, now,
+					  att_agent_state_name(ATT_AGENT_STALE),
+					  json_object_to_json_string_ext(
+						  res, JSON_C_TO_STRING_PLAIN))
+		  : ATT_E_NOMEM;
 	if (hrc)
 		att_warn("sweep: %s: history not written: %s", id,
 			 att_strerror(hrc));
-	ver_post_state_change(ctx, id, from, "stale", now, res);
+	ver_webhook_state_change(ctx->webhook, id, from, now, &v);
 	json_object_put(res);
+	ver_verdict_release(&v);
 out:
 	att_agent_rec_release(&a);
 	return done;

@@ -9,9 +9,11 @@
 #include <time.h>
 
 #include <curl/curl.h>
+#include <json-c/json.h>
 
 #include "attest/err.h"
 #include "attest/log.h"
+#include "verdict.h"
 #include "webhook.h"
 
 #define WH_QUEUE_MAX 1024
@@ -209,4 +211,36 @@ void ver_webhook_post(struct ver_webhook *w, const char *json)
 		free(old->json);
 		free(old);
 	}
+}
+
+void ver_webhook_state_change(struct ver_webhook *w, const char *id,
+			      enum att_agent_state from, int64_t at,
+			      const struct ver_verdict *v)
+{
+	struct json_object *o, *r;
+
+	if (!w)
+		return;
+	o = json_object_new_object();
+	r = json_object_new_array();
+	if (!o || !r || ver_verdict_reasons_json(v, r)) {
+		json_object_put(o);
+		json_object_put(r);
+		att_err("webhook: out of memory, event dropped");
+		return;
+	}
+	json_object_object_add(o, "event",
+			       json_object_new_string("state_changed"));
+	json_object_object_add(o, "agent_id", json_object_new_string(id));
+	json_object_object_add(
+		o, "from", json_object_new_string(att_agent_state_name(from)));
+	json_object_object_add(
+		o, "to",
+		json_object_new_string(att_agent_state_name(v->state)));
+	json_object_object_add(o, "at", json_object_new_int64(at));
+	json_object_object_add(o, "reasons", r);
+	ver_webhook_post(w, json_object_to_json_string_ext(
+				    o, JSON_C_TO_STRING_PLAIN |
+					       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
 }

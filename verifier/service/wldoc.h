@@ -8,9 +8,37 @@
 #define ATTEST_VERIFIER_WLDOC_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct att_wl;
 struct json_object;
+
+/*
+ * A layered whitelist is stored as {"format": "layers", "layers":
+ * [{"name": N, "version": V}, ...]}: the named whitelists, each judged in
+ * that order (version 0: its newest, at every attestation). It has no
+ * content of its own and no layer may be layered (docs/whitelist-layers.md).
+ */
+struct ver_wllayer {
+	char name[129]; /* ATT_STORE_NAME_MAX + 1 */
+	int64_t version;
+};
+
+/*
+ * The layers of a stored document into out[ATT_WL_LAYERS_MAX]: *n = 0 when
+ * the document is a plain whitelist. ATT_E_FORMAT (err) when malformed.
+ */
+int ver_wldoc_layers(const char *stored, size_t len, struct ver_wllayer *out,
+		     size_t *n, char *err, size_t errlen);
+
+/*
+ * The stored form of a request's "layers" (an array of names or
+ * {"name", "version"} objects, 1 to ATT_WL_LAYERS_MAX, no name twice).
+ * Whether they exist is the caller's to check.
+ */
+int ver_wldoc_layers_from_request(struct json_object *layers, char **stored,
+				  size_t *stored_len, struct ver_wllayer *out,
+				  size_t *n, char *err, size_t errlen);
 
 /*
  * Builds the stored form from a request object holding "whitelist"

@@ -36,11 +36,21 @@ struct att_check_opts {
 	 * whitelist like any entry (the verifier sets this).
 	 */
 	int boot_aggregate_quoted;
+	/*
+	 * Called with every entry and its judgement (the layer that
+	 * accepted it, for a layered whitelist), e.g. to explain a list
+	 * entry by entry; NULL: none. A non-zero return ends the check
+	 * with status ERROR.
+	 */
+	int (*on_entry)(const struct att_ima_entry *e,
+			const struct att_judgement *j, void *arg);
+	void *arg;
 };
 
 struct att_check_failure {
 	uint64_t index;
 	enum att_verdict verdict;
+	int layer; /* a layered whitelist's layer knowing the path, or -1 */
 	uint32_t pcr;
 	char *path; /* NUL-terminated copy, bytes as in the list */
 	size_t path_len;
@@ -58,6 +68,8 @@ struct att_check_result {
 	uint64_t entries;  /* entries read */
 	uint64_t verified; /* entries in the matched prefix */
 	uint64_t counts[ATT_V_COUNT];
+	/* entries each layer of a layered whitelist accepted (first one) */
+	uint64_t layer_counts[ATT_WL_LAYERS_MAX];
 	uint64_t failures_total;	    /* failing entries in the prefix */
 	uint64_t failures_unverified;	    /* failing entries after it */
 	struct att_check_failure *failures; /* first max_failures */

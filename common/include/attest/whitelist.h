@@ -106,6 +106,12 @@ enum att_wl_violations att_wl_violations(const struct att_wl *wl);
 
 struct att_judgement {
 	enum att_verdict verdict;
+	/*
+	 * Of a layered whitelist (att_wl_union_new): the layer whose rules
+	 * accepted the entry, or that knows its path when it failed as a
+	 * hash mismatch; -1 otherwise and for a plain whitelist.
+	 */
+	int layer;
 	uint64_t index;
 	const uint8_t *path; /* points into the entry */
 	size_t path_len;
@@ -139,5 +145,22 @@ const struct att_lat_policy *att_wl_lattice(const struct att_wl *wl);
 struct att_boot_policy;
 /* The "boot" section (measured boot, attest/boot.h), NULL when none. */
 const struct att_boot_policy *att_wl_boot(const struct att_wl *wl);
+
+/*
+ * Layers: a whitelist that is the union of n compiled ones (e.g. a site's
+ * own files, a distribution release, its security updates), each
+ * versioned and replaced on its own. An entry is accepted when some layer
+ * accepts it (digest, exclude, signature, allowed violation), and the
+ * judgement names the first such layer; it fails as a hash mismatch when
+ * some layer knows its path, else as the first layer says. The union's
+ * lattice and boot sections are the one layer's that has them (two
+ * layers with one are refused). The layers are not copied: they must
+ * outlive the union, which att_wl_free() frees alone. Counts are sums.
+ */
+#define ATT_WL_LAYERS_MAX 16
+int att_wl_union_new(const struct att_wl *const *layers, size_t n,
+		     struct att_wl **out, char *err, size_t errlen);
+/* The number of layers of a union; 0 for a plain whitelist. */
+size_t att_wl_layer_count(const struct att_wl *wl);
 
 #endif
