@@ -22,39 +22,11 @@
 #include "attest/pcrs.h"
 #include "attest/replay.h"
 #include "attest/whitelist.h"
+#include "resultjson.h"
 #include "service.h"
 #include "wlcache.h"
 
 static const enum att_hash check_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
-
-static struct json_object *failures_json(const struct att_check_result *cr)
-{
-	struct json_object *arr = json_object_new_array();
-	struct att_buf b;
-	size_t i;
-
-	for (i = 0; i < cr->nfailures; i++) {
-		const struct att_check_failure *f = &cr->failures[i];
-		struct json_object *o = json_object_new_object();
-
-		att_buf_init(&b, 0);
-		att_escape_bytes((const uint8_t *)f->path, f->path_len, &b);
-		att_buf_cstr(&b);
-		json_object_object_add(
-			o, "index", json_object_new_int64((int64_t)f->index));
-		json_object_object_add(
-			o, "path",
-			json_object_new_string(b.data ? (char *)b.data : ""));
-		json_object_object_add(
-			o, "reason",
-			json_object_new_string(att_verdict_name(f->verdict)));
-		json_object_object_add(o, "detail",
-				       json_object_new_string(f->detail));
-		json_object_array_add(arr, o);
-		att_buf_release(&b);
-	}
-	return arr;
-}
 
 int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 {
@@ -75,10 +47,6 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 	int rc;
 
 	att_check_result_init(&cr);
-	if (ver_require_admin(rq, rs))
-		return 0;
-	if (strcmp(rq->method, "POST"))
-		return ver_error(rs, 405, "method_not_allowed", "use POST");
 	if (ver_parse_body(rq, rs, &req))
 		return 0;
 	if (ver_fields_only(rs, req, fields))
@@ -139,21 +107,7 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 			cr.status == ATT_CHECK_TRUSTED ? "pass" : "fail"));
 	json_object_object_add(o, "whitelist_version",
 			       json_object_new_int64(got));
-	json_object_object_add(o, "entries",
-			       json_object_new_int64((int64_t)cr.entries));
-	json_object_object_add(o, "verified",
-			       json_object_new_int64((int64_t)cr.verified));
-	json_object_object_add(
-		o, "unverified",
-		json_object_new_int64((int64_t)(cr.entries - cr.verified)));
-	json_object_object_add(o, "replay_compared",
-			       json_object_new_boolean(cr.replay_compared));
-	json_object_object_add(o, "replay_matched",
-			       json_object_new_boolean(cr.replay_matched));
-	json_object_object_add(
-		o, "failures_total",
-		json_object_new_int64((int64_t)cr.failures_total));
-	json_object_object_add(o, "failures", failures_json(&cr));
+	ver_check_result_json(o, &cr, 1);
 	ver_json_reply(rs, 200, o);
 	json_object_put(o);
 out:

@@ -23,6 +23,7 @@
 #include "attest/whitelist.h"
 #include "akcache.h"
 #include "attest.h"
+#include "resultjson.h"
 #include "verdict.h"
 
 static const enum att_hash replay_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
@@ -43,46 +44,6 @@ struct run {
 
 /* A reason of kind k (not a failing entry's: failure_reason). */
 #define reason(r, k, ...) ver_verdict_add((r)->v, (k), ATT_V_COUNT, __VA_ARGS__)
-
-/* A path as JSON text: printable ASCII as it is, other bytes escaped. */
-static struct json_object *path_json(const char *p, size_t n)
-{
-	struct att_buf b;
-	struct json_object *o;
-
-	att_buf_init(&b, 0);
-	if (att_escape_bytes((const uint8_t *)p, n, &b) || att_buf_cstr(&b)) {
-		att_buf_release(&b);
-		return json_object_new_string("?");
-	}
-	o = json_object_new_string((const char *)b.data);
-	att_buf_release(&b);
-	return o;
-}
-
-static void add_failures(struct json_object *log,
-			 const struct att_check_result *cr)
-{
-	struct json_object *arr = json_object_new_array();
-	size_t i;
-
-	for (i = 0; i < cr->nfailures; i++) {
-		const struct att_check_failure *f = &cr->failures[i];
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(
-			o, "index", json_object_new_int64((int64_t)f->index));
-		json_object_object_add(o, "path",
-				       path_json(f->path, f->path_len));
-		json_object_object_add(
-			o, "reason",
-			json_object_new_string(att_verdict_name(f->verdict)));
-		json_object_object_add(o, "detail",
-				       json_object_new_string(f->detail));
-		json_object_array_add(arr, o);
-	}
-	json_object_object_add(log, "failures", arr);
-}
 
 /* Replays exactly n entries of the list from its start (the prefix). */
 static int advance(struct att_replay *rp, const struct ver_log_in *in,
@@ -232,19 +193,7 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		att_check_result_release(&cr);
 		return rc;
 	}
-	json_object_object_add(log, "entries",
-			       json_object_new_int64((int64_t)cr.entries));
-	json_object_object_add(log, "verified",
-			       json_object_new_int64((int64_t)cr.verified));
-	json_object_object_add(
-		log, "unverified",
-		json_object_new_int64((int64_t)(cr.entries - cr.verified)));
-	json_object_object_add(log, "replay_matched",
-			       json_object_new_boolean(cr.replay_matched));
-	json_object_object_add(
-		log, "failures_total",
-		json_object_new_int64((int64_t)cr.failures_total));
-	add_failures(log, &cr);
+	ver_check_result_json(log, &cr, 0);
 	/* the TPM vouches for the saved state and the matched prefix */
 	take_lattice(r, &cr.lattice, in->name);
 	if (cr.status == ATT_CHECK_ERROR) {
