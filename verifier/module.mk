@@ -1,4 +1,4 @@
-# verifier/: attest-whitelist (more binaries join as they are written)
+# verifier/: attest-whitelist, attest-verifier and attestctl
 WL_BIN := $(B)/bin/attest-whitelist
 BINS += $(WL_BIN)
 LINKS += $(WL_BIN)
