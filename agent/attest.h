@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * attest.h - one attestation round (DESIGN.md, trust flow 2):
+ * attest.h - one attestation round (docs/agent.md, docs/architecture.md):
  *
  *   POST /v1/attestation/challenge {"agent_id"}
  *     -> {"nonce", "expires", "pcr_selection": {"sha256": [0, ...]},

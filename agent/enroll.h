@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * enroll.h - enrollment with the verifier (DESIGN.md, trust flow 1) and
+ * enroll.h - enrollment with the verifier (docs/verifier.md, Enrollment) and
  * the state it leaves in the agent's state directory:
  *
  *   STATE/agent.key   the agent's TLS key (EC P-256, PEM, mode 0600)

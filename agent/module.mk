@@ -1,6 +1,6 @@
-# agent: the TPM layer (agent/tpm.c, tpm2-tss ESAPI). The attest-agent
-# daemon comes with a later issue; until then the TPM layer is linked into
-# the tests that drive it against swtpm (tests/integration/test_tpm_*.c).
+# agent: attest-agent (below) and its TPM layer (agent/tpm.c, tpm2-tss
+# ESAPI), which is also linked into the tests that drive it against swtpm
+# (tests/integration/test_tpm_*.c).
 AGENT_TPM_OBJS := $(B)/obj/agent/tpm.o $(B)/obj/agent/logsrc.o
 AGENT_TSS_LIBS := $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc tss2-mu)
 

@@ -1,4 +1,4 @@
-# verifier/: attest-whitelist (more binaries join as they are written)
+# verifier/: attest-whitelist, attest-verifier and attestctl
 WL_BIN := $(B)/bin/attest-whitelist
 BINS += $(WL_BIN)
 LINKS += $(WL_BIN)
@@ -54,5 +54,7 @@ include $(SRC)/verifier/attestctl/module.mk
 VER_UNIT_TESTS := $(patsubst $(SRC)/tests/unit/%.c,$(B)/tests/unit/%,\
 	$(wildcard $(SRC)/tests/unit/test_verifier_*.c))
 $(VER_UNIT_TESTS): $(B)/obj/verifier/service/logstate.o $(B)/obj/verifier/service/config.o \
+	$(B)/obj/verifier/service/verdict.o $(B)/obj/verifier/service/metrics.o \
+	$(B)/obj/verifier/service/agent_state.o \
 	$(B)/obj/verifier/service/akcache.o
 $(B)/obj/tests/unit/test_verifier_%.o: ALL_CFLAGS += -I$(SRC)/verifier/service

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * softtpm.c - software EK and TPM2_ActivateCredential for the load
- * generator (the agent's half of FORMATS.md section 4).
+ * generator (the agent's half of enrollment, docs/verifier.md "Enrollment").
  */
 #include "softtpm.h"
 

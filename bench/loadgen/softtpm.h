@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * softtpm.h - the load generator's software TPM: an RSA-2048 EK held by
- * OpenSSL, and TPM2_ActivateCredential done in software (FORMATS.md 4).
+ * OpenSSL, and TPM2_ActivateCredential done in software (docs/verifier.md,
+ * "Enrollment").
  */
 #ifndef BENCH_SOFTTPM_H
 #define BENCH_SOFTTPM_H

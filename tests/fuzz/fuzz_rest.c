@@ -5,9 +5,10 @@
  * tokens, enroll and activate, challenge and evidence, fleet, check) on a
  * SQLite store in memory, with the EK CA of fuzz_fixtures.h and an agent
  * CA made at start-up. libmicrohttpd is not in the loop: server.c is not
- * linked; the request is built here the way server.c builds it, and
- * ver_query() (server.c's) is supplied here, as is a refusing
- * att_store_pg_open() (the PostgreSQL backend is not linked either).
+ * linked; the request is built here the way server.c builds it (its
+ * query arguments too), matched and gated by the route table as there,
+ * and a refusing att_store_pg_open() is supplied (the PostgreSQL backend
+ * is not linked).
  *
  * Input: up to 8 requests separated by "\n@@\n" (which no JSON text can
  * hold), each
@@ -19,7 +20,7 @@
  *                certificate (its id, and whether its fingerprint is the
  *                one stored at the agent's enrollment)
  *     tail       up to the first '\n', appended to the route; a '?'
- *                starts the query string (read by ver_query)
+ *                starts the query string (rq->query, ver_query)
  *     body       the rest, up to the separator
  *
  * '0' + i encodes index i in each of the three bytes. Every input starts
@@ -200,30 +201,31 @@ int att_store_pg_open(const char *url, struct att_store **out)
 	return ATT_E_UNSUPPORTED;
 }
 
-/* The first value of key in the query string; NULL when absent or bare. */
-const char *ver_query(struct ver_req *rq, const char *key)
+/* The query string into rq->query, as server.c takes it from MHD. */
+static void fill_query(struct ver_req *rq, const char *qs)
 {
-	static char val[1024];
-	char k[256];
-	const char *p = cur_query, *amp, *eq;
+	static char keys[VER_QUERY_MAX][256], vals[VER_QUERY_MAX][1024];
+	const char *p = qs, *amp, *eq;
+	unsigned int n = 0;
 
-	(void)rq;
-	while (p && *p) {
+	while (p && *p && n < VER_QUERY_MAX) {
 		amp = strchr(p, '&');
 		if (!amp)
 			amp = p + strlen(p);
 		eq = memchr(p, '=', (size_t)(amp - p));
-		unescape(p, (size_t)((eq ? eq : amp) - p), k, sizeof(k));
-		if (!strcmp(k, key)) {
-			if (!eq)
-				return NULL;
-			unescape(eq + 1, (size_t)(amp - eq - 1), val,
-				 sizeof(val));
-			return val;
+		unescape(p, (size_t)((eq ? eq : amp) - p), keys[n],
+			 sizeof(keys[n]));
+		rq->query[n].key = keys[n];
+		rq->query[n].value = NULL;
+		if (eq) {
+			unescape(eq + 1, (size_t)(amp - eq - 1), vals[n],
+				 sizeof(vals[n]));
+			rq->query[n].value = vals[n];
 		}
+		n++;
 		p = *amp ? amp + 1 : amp;
 	}
-	return NULL;
+	rq->nquery = n;
 }
 
 /* The certificate fingerprint of id: hex SHA-256 of "fz:" id (or "old:"). */
@@ -664,6 +666,7 @@ static void one(const uint8_t *p, size_t n)
 		*q++ = '\0';
 	cur_query = q;
 	rq.url = url;
+	fill_query(&rq, q);
 	att_buf_init(&rq.body, F.cfg.max_body);
 	if (nl && att_buf_append(&rq.body, nl + 1, n - tail - 1))
 		goto out; /* server.c answers 413 before routing */
@@ -676,7 +679,10 @@ static void one(const uint8_t *p, size_t n)
 	}
 	memset(&rs, 0, sizeof(rs));
 	att_buf_init(&rs.body, 0);
-	ver_route(&rq, &rs);
+	/* as server.c: the route and its role before the body */
+	ver_route_match(&rq);
+	if (!ver_route_gate(&rq, &rs))
+		ver_route(&rq, &rs);
 	ver_metrics_request(F.ctx.metrics, rs.status);
 	if (F.trace)
 		trace(&rq, peer, &rs);

@@ -8,7 +8,7 @@ $(foreach t,$(FUZZ_BINS),$(eval $(t)_LIBS := $(shell pkg-config --libs tss2-mu t
 
 # fuzz_rest drives the verifier's route handlers in-process on SQLite in
 # memory: it links the service's sources but main.c and server.c (the
-# libmicrohttpd glue: the target supplies ver_query) and the PostgreSQL
+# libmicrohttpd glue: the target builds the request itself) and the PostgreSQL
 # backend (the target supplies an att_store_pg_open that refuses).
 FUZZ_REST := $(B)/fuzz/fuzz_rest
 $(FUZZ_REST)_SRCS := $(SRC)/tests/fuzz/fuzz_rest.c \

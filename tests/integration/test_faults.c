@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * test_faults.c - the faults of THREATS.md with real processes: the real
- * attest-verifier over TLS, a real swtpm through the agent's TPM layer,
+ * test_faults.c - the faults of docs/threat-model.md with real processes:
+ * the real attest-verifier over TLS, a real swtpm through the agent's TPM layer,
  * SQLite and a private PostgreSQL.
  *
  * - The verifier killed with SIGKILL in the middle of evidence handling,

@@ -86,7 +86,7 @@ static int add_agent(const struct att_agent_rec *a, void *arg)
 	return 0;
 }
 
-static int agents_list(struct ver_req *rq, struct ver_resp *rs)
+int ver_api_agent_list(struct ver_req *rq, struct ver_resp *rs)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *arr = json_object_new_array();
@@ -279,44 +279,47 @@ static int agent_clone_clear(struct ver_req *rq, struct ver_resp *rs,
 	return 0;
 }
 
-int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
-		   const char *sub)
+/* The agent id of the path ({id}); NULL, answered 404, when invalid. */
+static const char *path_id(struct ver_req *rq, struct ver_resp *rs)
 {
+	const char *id = rq->arg[0];
+
+	if (id && ver_id_valid(id))
+		return id;
+	ver_error(rs, 404, "not_found", "no such agent");
+	return NULL;
+}
+
+int ver_api_agent_get(struct ver_req *rq, struct ver_resp *rs)
+{
+	const char *id = path_id(rq, rs);
+
+	return id ? agent_get(rq, rs, id) : 0;
+}
+
+int ver_api_agent_assign(struct ver_req *rq, struct ver_resp *rs)
+{
+	const char *id = path_id(rq, rs);
+
+	return id ? agent_assign(rq, rs, id) : 0;
+}
+
+int ver_api_agent_clone_clear(struct ver_req *rq, struct ver_resp *rs)
+{
+	const char *id = path_id(rq, rs);
+
+	return id ? agent_clone_clear(rq, rs, id) : 0;
+}
+
+int ver_api_agent_delete(struct ver_req *rq, struct ver_resp *rs)
+{
+	const char *id = path_id(rq, rs);
 	int rc;
 
-	if (ver_require_admin(rq, rs))
+	if (!id)
 		return 0;
-	if (!id) {
-		if (!strcmp(rq->method, "GET"))
-			return agents_list(rq, rs);
-		return ver_error(rs, 405, "method_not_allowed",
-				 "use GET on /v1/agents");
-	}
-	if (!ver_id_valid(id))
-		return ver_error(rs, 404, "not_found", "no such agent");
-	if (sub && !strcmp(sub, "clone")) {
-		if (strcmp(rq->method, "DELETE"))
-			return ver_error(rs, 405, "method_not_allowed",
-					 "use DELETE on /v1/agents/ID/clone");
-		return agent_clone_clear(rq, rs, id);
-	}
-	if (sub) {
-		if (strcmp(sub, "whitelist"))
-			return ver_error(rs, 404, "not_found",
-					 "no such endpoint");
-		if (strcmp(rq->method, "PUT"))
-			return ver_error(rs, 405, "method_not_allowed",
-					 "use PUT on /v1/agents/ID/whitelist");
-		return agent_assign(rq, rs, id);
-	}
-	if (!strcmp(rq->method, "GET"))
-		return agent_get(rq, rs, id);
-	if (!strcmp(rq->method, "DELETE")) {
-		rc = att_store_agent_delete(rq->ctx->store, id);
-		if (rc)
-			return ver_store_error(rs, rc, "agent");
-		return ver_deleted(rs, id);
-	}
-	return ver_error(rs, 405, "method_not_allowed",
-			 "use GET or DELETE on /v1/agents/ID");
+	rc = att_store_agent_delete(rq->ctx->store, id);
+	if (rc)
+		return ver_store_error(rs, rc, "agent");
+	return ver_deleted(rs, id);
 }

@@ -211,7 +211,7 @@ static int challenge_json(const struct ver_config *cfg,
 	return 0;
 }
 
-static int challenge(struct ver_req *rq, struct ver_resp *rs)
+int ver_api_challenge(struct ver_req *rq, struct ver_resp *rs)
 {
 	static const char *const fields[] = {"agent_id", NULL};
 	struct json_object *req = NULL, *o = NULL;
@@ -435,163 +435,225 @@ static int take_nonce(struct ver_req *rq, struct ver_resp *rs,
 	return 0;
 }
 
-static int evidence(struct ver_req *rq, struct ver_resp *rs)
-{
-	struct json_object *req = NULL, *next = NULL;
-	struct att_agent_rec a;
-	struct ver_verdict v;
-	struct ver_evidence ev;
-	struct ver_wlref *ref = NULL;
-	struct att_pcr_sel sel;
+/* One evidence round, from the request to the answer (ver_api_evidence). */
+struct round {
+	struct ver_req *rq;
+	struct timespec t0;
+	int64_t now;
+	struct json_object *req;
 	struct ev_in in;
-	struct ver_nonce n;
-	struct timespec t0, t1;
 	const char *id, *nonce;
-	int64_t wl_version = 0, now = (int64_t)time(NULL), issued = 0;
-	uint32_t mask;
-	unsigned int i;
+	uint32_t mask;	/* the PCR selection the nonce was issued with */
+	int64_t issued; /* when it was issued (0: unknown) */
+	struct att_agent_rec a;
+	struct ver_wlref *ref; /* the agent's whitelist, or NULL */
+	int64_t wl_version;
 	enum att_agent_state before;
-	int rc, hrc, nrc, hist, changed;
+	struct ver_verdict v;
+	int hist;	    /* the verdict is an event for the history */
+	struct ver_nonce n; /* the next challenge, when in.want_next */
+	int hrc, nrc;	    /* the history row's and the next nonce's */
+};
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	memset(&in, 0, sizeof(in));
-	att_agent_rec_init(&a);
-	ver_verdict_init(&v, ATT_AGENT_NONE);
-	if (ver_parse_body(rq, rs, &req))
+/* Step 1: the body, the agent's certificate, the nonce, the whitelist. */
+static int round_read(struct round *r, struct ver_resp *rs)
+{
+	struct ver_req *rq = r->rq;
+	int rc;
+
+	if (ver_parse_body(rq, rs, &r->req) ||
+	    parse_evidence(rq, rs, r->req, &r->in, &r->id, &r->nonce) ||
+	    ver_require_agent(rq, rs, r->id, &r->a) ||
+	    take_nonce(rq, rs, r->nonce, r->id, &r->mask, &r->issued))
+		return ATT_E_INVAL;
+	if (!r->a.wl_name[0])
 		return 0;
-	if (parse_evidence(rq, rs, req, &in, &id, &nonce) ||
-	    ver_require_agent(rq, rs, id, &a) ||
-	    take_nonce(rq, rs, nonce, id, &mask, &issued))
-		goto out;
-	if (a.wl_name[0]) {
-		rc = ver_wlcache_get(rq->ctx->wlc, rq->ctx->store, a.wl_name,
-				     a.wl_version, &ref, &wl_version);
-		if (rc && rc != ATT_E_NOT_FOUND) {
-			ver_store_error(rs, rc, "whitelist");
-			goto out;
-		}
-	}
-	memset(&sel, 0, sizeof(sel));
-	att_pcr_sel_add(&sel, ATT_HASH_SHA256, mask);
-	memset(&ev, 0, sizeof(ev));
-	ev.quote = in.quote;
-	ev.quote_len = in.quote_len;
-	ev.sig = in.sig;
-	ev.sig_len = in.sig_len;
-	ev.nonce = in.nonce;
-	ev.nonce_len = sizeof(in.nonce);
-	ev.sel = &sel;
-	ev.pcrs = &in.pcrs;
-	ev.static_pcrs = rq->ctx->static_pcrs;
-	ev.uefi_log = in.uefi;
-	ev.uefi_log_len = in.uefi_len;
-	ev.require_uefi_log = (int)rq->ctx->cfg->require_uefi_log;
-	ev.challenge_at = issued;
-	ev.clock_drift_pct = rq->ctx->cfg->clock_drift;
-	ev.clock_slack_ms = rq->ctx->cfg->clock_slack;
-	ev.nlogs = rq->ctx->cfg->nlogs;
-	for (i = 0; i < ev.nlogs; i++) {
-		ev.logs[i].name = rq->ctx->cfg->logs[i].name;
-		ev.logs[i].pcr = rq->ctx->cfg->logs[i].pcr;
-		ev.logs[i].present = in.logs[i].present;
-		ev.logs[i].start = (uint64_t)in.logs[i].start;
-		ev.logs[i].data =
-			in.logs[i].data ? in.logs[i].data : (const uint8_t *)"";
-		ev.logs[i].len = in.logs[i].len;
-	}
-	for (i = 0; ref && i < ver_wlref_layers(ref); i++) {
-		ev.layer_names[i] = ver_wlref_layer_name(ref, i);
-		ev.layer_versions[i] = ver_wlref_layer_version(ref, i);
-		ev.nlayers++;
-	}
-	before = a.state;
-	rc = ver_attest_run(rq->ctx->akc, &a, ref ? ver_wlref_wl(ref) : NULL,
-			    a.wl_name, wl_version, &ev, now, &v);
-	if (rc) {
-		ver_metrics_attestation(rq->ctx->metrics, VER_RESULT_ERROR, 0);
-		ver_error(rs, 500, "internal", "verification failed: %s",
-			  att_strerror(rc));
-		goto out;
-	}
-	/*
-	 * The next round's challenge, when asked for, is stored in the
-	 * verdict's transaction: the agent then needs one request per round
-	 * instead of two. It is not part of the stored result; when it
-	 * cannot be made the verdict still answers 200 and the agent asks
-	 * for a challenge as before.
-	 */
-	if (in.want_next && nonce_new(rq->ctx, now, &n)) {
-		att_warn("%s: no random bytes for the next challenge", id);
-		in.want_next = 0;
-	}
-	/*
-	 * History holds the agent's events: a state change, a new boot, and
-	 * every verdict that is not trusted (each may list new failures). A
-	 * trusted verdict like the one before is the agent's last result
-	 * only: a row for each would grow the table without end (a row a
-	 * round for every agent) and tell nothing new.
-	 */
-	changed = before != v.state;
-	hist = changed || v.state != ATT_AGENT_TRUSTED || v.new_boot;
-	rc = att_store_agent_update_hist(rq->ctx->store, &a, now, hist,
-					 in.want_next ? &n.rec : NULL, &hrc,
-					 &nrc);
-	if (rc) {
-		/* Another replica wrote this agent meanwhile: nothing kept. */
-		ver_store_error(rs, rc, "agent");
-		goto out;
-	}
-	if (hist && hrc)
-		att_warn("%s: history not written: %s", id, att_strerror(hrc));
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (v.state != ATT_AGENT_TRUSTED)
-		ver_metrics_verdict(rq->ctx->metrics, &v);
-	ver_metrics_attestation(
-		rq->ctx->metrics,
-		v.state != ATT_AGENT_TRUSTED ? VER_RESULT_UNTRUSTED
-					     : VER_RESULT_TRUSTED,
-		(double)(t1.tv_sec - t0.tv_sec) +
-			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	/* The events at info; a trusted round like the one before, debug
-	 * (at fleet rates a line each would be most of the log). */
-	att_log(hist ? ATT_LOG_INFO : ATT_LOG_DEBUG, "attest: %s: %s%s", id,
-		att_agent_state_name(v.state), v.new_boot ? " (new boot)" : "");
-	if (changed)
-		ver_webhook_state_change(rq->ctx->webhook, id, before, now, &v);
-	json_object_object_add(v.doc, "agent_id", json_object_new_string(id));
-	if (in.want_next && nrc)
-		att_warn("%s: verdict sent without a next challenge: %s", id,
-			 att_strerror(nrc));
-	if (in.want_next && !nrc) {
-		ver_metrics_challenge(rq->ctx->metrics, VER_CHALLENGE_VERDICT);
-		nonce_gc(rq->ctx, now); /* agents may never ask again */
-		if (!challenge_json(rq->ctx->cfg, &a, &n,
-				    ref && att_wl_boot(ver_wlref_wl(ref)),
-				    &next))
-			json_object_object_add(v.doc, "next_challenge", next);
-	}
-	ver_json_reply(rs, 200, v.doc);
-out:
-	ver_verdict_release(&v);
-	ver_wlref_put(rq->ctx->wlc, ref);
-	free(in.quote);
-	free(in.sig);
-	for (i = 0; i < VER_MAX_LOGS; i++)
-		free(in.logs[i].data);
-	free(in.uefi);
-	att_agent_rec_release(&a);
-	json_object_put(req);
+	rc = ver_wlcache_get(rq->ctx->wlc, rq->ctx->store, r->a.wl_name,
+			     r->a.wl_version, &r->ref, &r->wl_version);
+	if (rc && rc != ATT_E_NOT_FOUND)
+		return ver_store_error(rs, rc, "whitelist"), rc;
 	return 0;
 }
 
-int ver_api_attestation(struct ver_req *rq, struct ver_resp *rs,
-			const char *sub)
+/* What ver_attest_run judges: the evidence read, with the settings. */
+static void round_evidence(const struct round *r, const struct att_pcr_sel *sel,
+			   struct ver_evidence *ev)
 {
-	if (strcmp(rq->method, "POST"))
-		return ver_error(rs, 405, "method_not_allowed", "use POST");
-	if (sub && !strcmp(sub, "challenge"))
-		return challenge(rq, rs);
-	if (sub && !strcmp(sub, "evidence"))
-		return evidence(rq, rs);
-	return ver_error(rs, 404, "not_found", "no such endpoint");
+	const struct ver_ctx *ctx = r->rq->ctx;
+	const struct ev_in *in = &r->in;
+	unsigned int i;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->quote = in->quote;
+	ev->quote_len = in->quote_len;
+	ev->sig = in->sig;
+	ev->sig_len = in->sig_len;
+	ev->nonce = in->nonce;
+	ev->nonce_len = sizeof(in->nonce);
+	ev->sel = sel;
+	ev->pcrs = &in->pcrs;
+	ev->static_pcrs = ctx->static_pcrs;
+	ev->uefi_log = in->uefi;
+	ev->uefi_log_len = in->uefi_len;
+	ev->require_uefi_log = (int)ctx->cfg->require_uefi_log;
+	ev->challenge_at = r->issued;
+	ev->clock_drift_pct = ctx->cfg->clock_drift;
+	ev->clock_slack_ms = ctx->cfg->clock_slack;
+	ev->nlogs = ctx->cfg->nlogs;
+	for (i = 0; i < ev->nlogs; i++) {
+		ev->logs[i].name = ctx->cfg->logs[i].name;
+		ev->logs[i].pcr = ctx->cfg->logs[i].pcr;
+		ev->logs[i].present = in->logs[i].present;
+		ev->logs[i].start = (uint64_t)in->logs[i].start;
+		ev->logs[i].data = in->logs[i].data ? in->logs[i].data
+						    : (const uint8_t *)"";
+		ev->logs[i].len = in->logs[i].len;
+	}
+	/* a layered whitelist: the result names the layer of each entry */
+	for (i = 0; r->ref && i < ver_wlref_layers(r->ref); i++) {
+		ev->layer_names[i] = ver_wlref_layer_name(r->ref, i);
+		ev->layer_versions[i] = ver_wlref_layer_version(r->ref, i);
+		ev->nlayers++;
+	}
+}
+
+/* Step 2: the verdict (attest.c), over the selection of the nonce. */
+static int round_judge(struct round *r, struct ver_resp *rs)
+{
+	struct ver_ctx *ctx = r->rq->ctx;
+	struct ver_evidence ev;
+	struct att_pcr_sel sel;
+	int rc;
+
+	memset(&sel, 0, sizeof(sel));
+	att_pcr_sel_add(&sel, ATT_HASH_SHA256, r->mask);
+	round_evidence(r, &sel, &ev);
+	r->before = r->a.state;
+	rc = ver_attest_run(ctx->akc, &r->a,
+			    r->ref ? ver_wlref_wl(r->ref) : NULL, r->a.wl_name,
+			    r->wl_version, &ev, r->now, &r->v);
+	if (rc) {
+		ver_metrics_attestation(ctx->metrics, VER_RESULT_ERROR, 0);
+		ver_error(rs, 500, "internal", "verification failed: %s",
+			  att_strerror(rc));
+	}
+	return rc;
+}
+
+/*
+ * Step 3: the agent's new state, its history row and the next nonce, in
+ * one transaction.
+ *
+ * The next round's challenge, when asked for, is stored in the
+ * verdict's transaction: the agent then needs one request per round
+ * instead of two. It is not part of the stored result; when it cannot
+ * be made the verdict still answers 200 and the agent asks for a
+ * challenge as before.
+ *
+ * History holds the agent's events: a state change, a new boot, and
+ * every verdict that is not trusted (each may list new failures). A
+ * trusted verdict like the one before is the agent's last result only:
+ * a row for each would grow the table without end (a row a round for
+ * every agent) and tell nothing new.
+ */
+static int round_store(struct round *r, struct ver_resp *rs)
+{
+	struct ver_ctx *ctx = r->rq->ctx;
+	int rc;
+
+	if (r->in.want_next && nonce_new(ctx, r->now, &r->n)) {
+		att_warn("%s: no random bytes for the next challenge", r->id);
+		r->in.want_next = 0;
+	}
+	r->hist = r->before != r->v.state || r->v.state != ATT_AGENT_TRUSTED ||
+		  r->v.new_boot;
+	rc = att_store_agent_update_hist(ctx->store, &r->a, r->now, r->hist,
+					 r->in.want_next ? &r->n.rec : NULL,
+					 &r->hrc, &r->nrc);
+	if (rc) {
+		/* Another replica wrote this agent meanwhile: nothing kept. */
+		ver_store_error(rs, rc, "agent");
+		return rc;
+	}
+	if (r->hist && r->hrc)
+		att_warn("%s: history not written: %s", r->id,
+			 att_strerror(r->hrc));
+	return 0;
+}
+
+/* Step 4: what the verdict tells the operators: metrics, log, webhook. */
+static void round_account(struct round *r)
+{
+	struct ver_ctx *ctx = r->rq->ctx;
+	const struct ver_verdict *v = &r->v;
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (v->state != ATT_AGENT_TRUSTED)
+		ver_metrics_verdict(ctx->metrics, v);
+	ver_metrics_attestation(
+		ctx->metrics,
+		v->state != ATT_AGENT_TRUSTED ? VER_RESULT_UNTRUSTED
+					      : VER_RESULT_TRUSTED,
+		(double)(t1.tv_sec - r->t0.tv_sec) +
+			(double)(t1.tv_nsec - r->t0.tv_nsec) / 1e9);
+	/* The events at info; a trusted round like the one before, debug
+	 * (at fleet rates a line each would be most of the log). */
+	att_log(r->hist ? ATT_LOG_INFO : ATT_LOG_DEBUG, "attest: %s: %s%s",
+		r->id, att_agent_state_name(v->state),
+		v->new_boot ? " (new boot)" : "");
+	if (r->before != v->state)
+		ver_webhook_state_change(ctx->webhook, r->id, r->before, r->now,
+					 v);
+}
+
+/* Step 5: 200 with the result, and the next challenge when it was made. */
+static void round_answer(struct round *r, struct ver_resp *rs)
+{
+	struct ver_ctx *ctx = r->rq->ctx;
+	struct json_object *next = NULL;
+
+	json_object_object_add(r->v.doc, "agent_id",
+			       json_object_new_string(r->id));
+	if (r->in.want_next && r->nrc)
+		att_warn("%s: verdict sent without a next challenge: %s", r->id,
+			 att_strerror(r->nrc));
+	if (r->in.want_next && !r->nrc) {
+		ver_metrics_challenge(ctx->metrics, VER_CHALLENGE_VERDICT);
+		nonce_gc(ctx, r->now); /* agents may never ask again */
+		if (!challenge_json(ctx->cfg, &r->a, &r->n,
+				    r->ref && att_wl_boot(ver_wlref_wl(r->ref)),
+				    &next))
+			json_object_object_add(r->v.doc, "next_challenge",
+					       next);
+	}
+	ver_json_reply(rs, 200, r->v.doc);
+}
+
+int ver_api_evidence(struct ver_req *rq, struct ver_resp *rs)
+{
+	struct round r;
+	unsigned int i;
+
+	memset(&r, 0, sizeof(r));
+	r.rq = rq;
+	clock_gettime(CLOCK_MONOTONIC, &r.t0);
+	r.now = (int64_t)time(NULL);
+	att_agent_rec_init(&r.a);
+	ver_verdict_init(&r.v, ATT_AGENT_NONE);
+	if (!round_read(&r, rs) && !round_judge(&r, rs) &&
+	    !round_store(&r, rs)) {
+		round_account(&r);
+		round_answer(&r, rs);
+	}
+	ver_verdict_release(&r.v);
+	ver_wlref_put(rq->ctx->wlc, r.ref);
+	free(r.in.quote);
+	free(r.in.sig);
+	for (i = 0; i < VER_MAX_LOGS; i++)
+		free(r.in.logs[i].data);
+	free(r.in.uefi);
+	att_agent_rec_release(&r.a);
+	json_object_put(r.req);
+	return 0;
 }

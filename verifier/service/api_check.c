@@ -26,25 +26,13 @@
 #include "attest/pcrs.h"
 #include "attest/replay.h"
 #include "attest/whitelist.h"
+#include "resultjson.h"
 #include "service.h"
 #include "wlcache.h"
 
 static const enum att_hash check_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
 
 #define VER_EXPLAIN_MAX 100000
-
-static struct json_object *path_string(const uint8_t *p, size_t n)
-{
-	struct json_object *o;
-	struct att_buf b;
-
-	att_buf_init(&b, 0);
-	att_escape_bytes(p, n, &b);
-	att_buf_cstr(&b);
-	o = json_object_new_string(b.data ? (char *)b.data : "");
-	att_buf_release(&b);
-	return o;
-}
 
 struct explain {
 	struct json_object *arr;
@@ -65,7 +53,8 @@ static int explain_entry(const struct att_ima_entry *e,
 		return ATT_E_NOMEM;
 	json_object_object_add(o, "index",
 			       json_object_new_int64((int64_t)e->index));
-	json_object_object_add(o, "path", path_string(j->path, j->path_len));
+	json_object_object_add(
+		o, "path", ver_path_json((const char *)j->path, j->path_len));
 	json_object_object_add(
 		o, "verdict",
 		json_object_new_string(att_verdict_name(j->verdict)));
@@ -78,61 +67,25 @@ static int explain_entry(const struct att_ima_entry *e,
 	return 0;
 }
 
-static struct json_object *layers_json(const struct ver_wlref *ref,
-				       const struct att_check_result *cr)
+/* A layered whitelist's layers for the result (n 0: not layered). */
+struct check_layers {
+	const char *names[ATT_WL_LAYERS_MAX];
+	int64_t versions[ATT_WL_LAYERS_MAX];
+	struct ver_layers l;
+};
+
+static void layers_of(const struct ver_wlref *ref, struct check_layers *cl)
 {
-	struct json_object *arr = json_object_new_array(), *o;
 	size_t i;
 
-	for (i = 0; arr && i < ver_wlref_layers(ref); i++) {
-		o = json_object_new_object();
-		json_object_object_add(
-			o, "name",
-			json_object_new_string(ver_wlref_layer_name(ref, i)));
-		json_object_object_add(
-			o, "version",
-			json_object_new_int64(ver_wlref_layer_version(ref, i)));
-		json_object_object_add(
-			o, "allowed",
-			json_object_new_int64((int64_t)cr->layer_counts[i]));
-		json_object_array_add(arr, o);
+	memset(cl, 0, sizeof(*cl));
+	for (i = 0; i < ver_wlref_layers(ref) && i < ATT_WL_LAYERS_MAX; i++) {
+		cl->names[i] = ver_wlref_layer_name(ref, i);
+		cl->versions[i] = ver_wlref_layer_version(ref, i);
 	}
-	return arr;
-}
-
-static struct json_object *failures_json(const struct att_check_result *cr,
-					 const struct ver_wlref *ref)
-{
-	struct json_object *arr = json_object_new_array();
-	struct att_buf b;
-	size_t i;
-
-	for (i = 0; i < cr->nfailures; i++) {
-		const struct att_check_failure *f = &cr->failures[i];
-		struct json_object *o = json_object_new_object();
-
-		att_buf_init(&b, 0);
-		att_escape_bytes((const uint8_t *)f->path, f->path_len, &b);
-		att_buf_cstr(&b);
-		json_object_object_add(
-			o, "index", json_object_new_int64((int64_t)f->index));
-		json_object_object_add(
-			o, "path",
-			json_object_new_string(b.data ? (char *)b.data : ""));
-		json_object_object_add(
-			o, "reason",
-			json_object_new_string(att_verdict_name(f->verdict)));
-		json_object_object_add(o, "detail",
-				       json_object_new_string(f->detail));
-		if (f->layer >= 0 && (size_t)f->layer < ver_wlref_layers(ref))
-			json_object_object_add(
-				o, "layer",
-				json_object_new_string(ver_wlref_layer_name(
-					ref, (size_t)f->layer)));
-		json_object_array_add(arr, o);
-		att_buf_release(&b);
-	}
-	return arr;
+	cl->l.n = i;
+	cl->l.names = cl->names;
+	cl->l.versions = cl->versions;
 }
 
 int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
@@ -140,6 +93,7 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 	static const char *const fields[] = {"whitelist", "log", "pcrs",
 					     "explain", NULL};
 	struct explain x = {0};
+	struct check_layers cl;
 	struct json_object *ex;
 	static const char *const wfields[] = {"name", "version", NULL};
 	struct json_object *req = NULL, *w, *pcrs, *o;
@@ -157,10 +111,6 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 	int rc;
 
 	att_check_result_init(&cr);
-	if (ver_require_admin(rq, rs))
-		return 0;
-	if (strcmp(rq->method, "POST"))
-		return ver_error(rs, 405, "method_not_allowed", "use POST");
 	if (ver_parse_body(rq, rs, &req))
 		return 0;
 	if (ver_fields_only(rs, req, fields))
@@ -239,23 +189,8 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 			cr.status == ATT_CHECK_TRUSTED ? "pass" : "fail"));
 	json_object_object_add(o, "whitelist_version",
 			       json_object_new_int64(got));
-	json_object_object_add(o, "entries",
-			       json_object_new_int64((int64_t)cr.entries));
-	json_object_object_add(o, "verified",
-			       json_object_new_int64((int64_t)cr.verified));
-	json_object_object_add(
-		o, "unverified",
-		json_object_new_int64((int64_t)(cr.entries - cr.verified)));
-	json_object_object_add(o, "replay_compared",
-			       json_object_new_boolean(cr.replay_compared));
-	json_object_object_add(o, "replay_matched",
-			       json_object_new_boolean(cr.replay_matched));
-	json_object_object_add(
-		o, "failures_total",
-		json_object_new_int64((int64_t)cr.failures_total));
-	json_object_object_add(o, "failures", failures_json(&cr, ref));
-	if (ver_wlref_layers(ref))
-		json_object_object_add(o, "layers", layers_json(ref, &cr));
+	layers_of(ref, &cl);
+	ver_check_result_json(o, &cr, 1, &cl.l);
 	if (x.arr) {
 		json_object_object_add(o, "explained", x.arr);
 		x.arr = NULL;

@@ -35,23 +35,24 @@ static const char *const dash_headers[] = {
 };
 
 struct dash_asset {
-	const char *name; /* "" (the page), "js", "css" */
+	const char *path;
 	const unsigned char *data;
 	size_t len;
 	const char *ctype;
 };
 
 static const struct dash_asset dash_assets[] = {
-	{"", ver_dash_html, sizeof(ver_dash_html), "text/html; charset=utf-8"},
-	{"js", ver_dash_js, sizeof(ver_dash_js),
+	{"/dashboard", ver_dash_html, sizeof(ver_dash_html),
+	 "text/html; charset=utf-8"},
+	{"/dashboard.js", ver_dash_js, sizeof(ver_dash_js),
 	 "text/javascript; charset=utf-8"},
-	{"css", ver_dash_css, sizeof(ver_dash_css), "text/css; charset=utf-8"},
+	{"/dashboard.css", ver_dash_css, sizeof(ver_dash_css),
+	 "text/css; charset=utf-8"},
 };
 
 #define DASH_NASSETS (sizeof(dash_assets) / sizeof(dash_assets[0]))
 
-int ver_api_dashboard(struct ver_req *rq, struct ver_resp *rs,
-		      const char *asset)
+int ver_api_dashboard(struct ver_req *rq, struct ver_resp *rs)
 {
 	const struct dash_asset *a = NULL;
 	size_t i;
@@ -59,13 +60,8 @@ int ver_api_dashboard(struct ver_req *rq, struct ver_resp *rs,
 	if (!rq->ctx->cfg->dashboard)
 		return ver_error(rs, 404, "not_found",
 				 "the dashboard is turned off (dashboard = 0)");
-	if (ver_require_admin(rq, rs))
-		return 0;
-	if (strcmp(rq->method, "GET"))
-		return ver_error(rs, 405, "method_not_allowed",
-				 "use GET on the dashboard");
 	for (i = 0; i < DASH_NASSETS; i++)
-		if (!strcmp(dash_assets[i].name, asset))
+		if (!strcmp(dash_assets[i].path, rq->url))
 			a = &dash_assets[i];
 	if (!a)
 		return ver_error(rs, 404, "not_found", "no such endpoint");

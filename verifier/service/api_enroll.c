@@ -62,11 +62,6 @@ int ver_api_tokens(struct ver_req *rq, struct ver_resp *rs)
 	int64_t ttl = VER_TOKEN_TTL_DEFAULT, expires;
 	int rc;
 
-	if (ver_require_admin(rq, rs))
-		return 0;
-	if (strcmp(rq->method, "POST"))
-		return ver_error(rs, 405, "method_not_allowed",
-				 "use POST on /v1/enrollment/tokens");
 	if (rq->body.len) {
 		if (ver_parse_body(rq, rs, &req))
 			return 0;
@@ -497,17 +492,23 @@ out:
 	return 0;
 }
 
-int ver_api_enroll(struct ver_req *rq, struct ver_resp *rs, const char *sub)
+/* 503 and nonzero when enrollment is not configured. */
+static int enroll_disabled(struct ver_req *rq, struct ver_resp *rs)
 {
-	if (!rq->ctx->ek_ca || !rq->ctx->agent_ca)
-		return ver_error(rs, 503, "enrollment_disabled",
-				 "enrollment needs ek_ca_dir and "
-				 "agent_ca_key in the settings");
-	if (strcmp(rq->method, "POST"))
-		return ver_error(rs, 405, "method_not_allowed", "use POST");
-	if (!sub)
-		return enroll_start(rq, rs);
-	if (!strcmp(sub, "activate"))
-		return enroll_activate(rq, rs);
-	return ver_error(rs, 404, "not_found", "no such endpoint");
+	if (rq->ctx->ek_ca && rq->ctx->agent_ca)
+		return 0;
+	ver_error(
+		rs, 503, "enrollment_disabled",
+		"enrollment needs ek_ca_dir and agent_ca_key in the settings");
+	return 1;
+}
+
+int ver_api_enroll(struct ver_req *rq, struct ver_resp *rs)
+{
+	return enroll_disabled(rq, rs) ? 0 : enroll_start(rq, rs);
+}
+
+int ver_api_enroll_activate(struct ver_req *rq, struct ver_resp *rs)
+{
+	return enroll_disabled(rq, rs) ? 0 : enroll_activate(rq, rs);
 }

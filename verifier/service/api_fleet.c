@@ -121,11 +121,6 @@ int ver_api_fleet(struct ver_req *rq, struct ver_resp *rs)
 	size_t i;
 	int rc;
 
-	if (ver_require_admin(rq, rs))
-		return 0;
-	if (strcmp(rq->method, "GET"))
-		return ver_error(rs, 405, "method_not_allowed",
-				 "use GET on /v1/fleet");
 	memset(&f, 0, sizeof(f));
 	f.ctx = rq->ctx;
 	f.now = (int64_t)time(NULL);

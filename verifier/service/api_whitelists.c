@@ -34,7 +34,7 @@ static int add_wl(const struct att_store_wl *w, void *arg)
 	return 0;
 }
 
-static int wl_list(struct ver_req *rq, struct ver_resp *rs)
+int ver_api_wl_list(struct ver_req *rq, struct ver_resp *rs)
 {
 	struct json_object *o = json_object_new_object();
 	struct json_object *arr = json_object_new_array();
@@ -273,8 +273,9 @@ out:
 	return 0;
 }
 
-static int wl_get(struct ver_req *rq, struct ver_resp *rs, const char *name)
+int ver_api_wl_get(struct ver_req *rq, struct ver_resp *rs)
 {
+	const char *name = rq->arg[0];
 	const char *vs = ver_query(rq, "version");
 	struct ver_wllayer ls[ATT_WL_LAYERS_MAX];
 	struct ver_wlref *ref = NULL;
@@ -333,47 +334,36 @@ static int wl_get(struct ver_req *rq, struct ver_resp *rs, const char *name)
 	return 0;
 }
 
-int ver_api_whitelists(struct ver_req *rq, struct ver_resp *rs,
-		       const char *name, const char *sub)
+int ver_api_wl_create(struct ver_req *rq, struct ver_resp *rs)
 {
+	return wl_store(rq, rs, NULL);
+}
+
+int ver_api_wl_put(struct ver_req *rq, struct ver_resp *rs)
+{
+	return wl_store(rq, rs, rq->arg[0]);
+}
+
+int ver_api_wl_delete(struct ver_req *rq, struct ver_resp *rs)
+{
+	const char *name = rq->arg[0];
 	int rc;
 
-	if (ver_require_admin(rq, rs))
-		return 0;
-	if (sub)
-		return ver_error(rs, 404, "not_found", "no such endpoint");
-	if (!name) {
-		if (!strcmp(rq->method, "GET"))
-			return wl_list(rq, rs);
-		if (!strcmp(rq->method, "POST"))
-			return wl_store(rq, rs, NULL);
-		return ver_error(rs, 405, "method_not_allowed",
-				 "use GET or POST on /v1/whitelists");
-	}
-	if (!strcmp(rq->method, "GET"))
-		return wl_get(rq, rs, name);
-	if (!strcmp(rq->method, "PUT"))
-		return wl_store(rq, rs, name);
-	if (!strcmp(rq->method, "DELETE")) {
-		char user[ATT_STORE_NAME_MAX + 1];
+	char user[ATT_STORE_NAME_MAX + 1];
 
-		rc = layer_user(rq->ctx->store, name, user, sizeof(user));
-		if (rc)
-			return ver_store_error(rs, rc, "whitelists");
-		if (user[0])
-			return ver_error(rs, 409, "in_use",
-					 "whitelist '%s' is a layer of '%s'",
-					 name, user);
-		rc = att_store_wl_delete(rq->ctx->store, name);
-		if (rc == ATT_E_STATE)
-			return ver_error(rs, 409, "in_use",
-					 "whitelist '%s' is assigned to an "
-					 "agent",
-					 name);
-		if (rc)
-			return ver_store_error(rs, rc, "whitelist");
-		return ver_deleted(rs, name);
-	}
-	return ver_error(rs, 405, "method_not_allowed",
-			 "use GET, PUT or DELETE on /v1/whitelists/NAME");
+	rc = layer_user(rq->ctx->store, name, user, sizeof(user));
+	if (rc)
+		return ver_store_error(rs, rc, "whitelists");
+	if (user[0])
+		return ver_error(rs, 409, "in_use",
+				 "whitelist '%s' is a layer of '%s'", name,
+				 user);
+	rc = att_store_wl_delete(rq->ctx->store, name);
+	if (rc == ATT_E_STATE)
+		return ver_error(rs, 409, "in_use",
+				 "whitelist '%s' is assigned to an agent",
+				 name);
+	if (rc)
+		return ver_store_error(rs, rc, "whitelist");
+	return ver_deleted(rs, name);
 }

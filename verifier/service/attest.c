@@ -23,6 +23,7 @@
 #include "attest/whitelist.h"
 #include "akcache.h"
 #include "attest.h"
+#include "resultjson.h"
 #include "verdict.h"
 
 static const enum att_hash replay_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
@@ -44,22 +45,6 @@ struct run {
 
 /* A reason of kind k (not a failing entry's: failure_reason). */
 #define reason(r, k, ...) ver_verdict_add((r)->v, (k), ATT_V_COUNT, __VA_ARGS__)
-
-/* A path as JSON text: printable ASCII as it is, other bytes escaped. */
-static struct json_object *path_json(const char *p, size_t n)
-{
-	struct att_buf b;
-	struct json_object *o;
-
-	att_buf_init(&b, 0);
-	if (att_escape_bytes((const uint8_t *)p, n, &b) || att_buf_cstr(&b)) {
-		att_buf_release(&b);
-		return json_object_new_string("?");
-	}
-	o = json_object_new_string((const char *)b.data);
-	att_buf_release(&b);
-	return o;
-}
 
 /* A layered whitelist's layer i as the result names it. */
 static const char *layer_name(const struct ver_evidence *ev, int i)
@@ -88,60 +73,14 @@ static void add_layer_refs(struct json_object *w, const struct ver_evidence *ev)
 	json_object_object_add(w, "layers", arr);
 }
 
-/* Per layer of a layered whitelist: the entries it accepted first. */
-static void add_layers(struct json_object *log, const struct ver_evidence *ev,
-		       const struct att_check_result *cr)
+/* The layers of the agent's whitelist for the result (n 0: not layered). */
+static struct ver_layers layers_of(const struct ver_evidence *ev)
 {
-	struct json_object *arr, *o;
-	size_t i;
+	struct ver_layers l = {.n = ev->nlayers,
+			       .names = ev->layer_names,
+			       .versions = ev->layer_versions};
 
-	if (!ev->nlayers)
-		return;
-	arr = json_object_new_array();
-	for (i = 0; arr && i < ev->nlayers; i++) {
-		o = json_object_new_object();
-		json_object_object_add(
-			o, "name",
-			json_object_new_string(layer_name(ev, (int)i)));
-		json_object_object_add(
-			o, "version",
-			json_object_new_int64(ev->layer_versions[i]));
-		json_object_object_add(
-			o, "allowed",
-			json_object_new_int64((int64_t)cr->layer_counts[i]));
-		json_object_array_add(arr, o);
-	}
-	json_object_object_add(log, "layers", arr);
-}
-
-static void add_failures(struct json_object *log,
-			 const struct att_check_result *cr,
-			 const struct ver_evidence *ev)
-{
-	struct json_object *arr = json_object_new_array();
-	size_t i;
-
-	for (i = 0; i < cr->nfailures; i++) {
-		const struct att_check_failure *f = &cr->failures[i];
-		struct json_object *o = json_object_new_object();
-
-		json_object_object_add(
-			o, "index", json_object_new_int64((int64_t)f->index));
-		json_object_object_add(o, "path",
-				       path_json(f->path, f->path_len));
-		json_object_object_add(
-			o, "reason",
-			json_object_new_string(att_verdict_name(f->verdict)));
-		json_object_object_add(o, "detail",
-				       json_object_new_string(f->detail));
-		if (layer_name(ev, f->layer))
-			json_object_object_add(
-				o, "layer",
-				json_object_new_string(
-					layer_name(ev, f->layer)));
-		json_object_array_add(arr, o);
-	}
-	json_object_object_add(log, "failures", arr);
+	return l;
 }
 
 /* Replays exactly n entries of the list from its start (the prefix). */
@@ -236,6 +175,7 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 				      .pcr_mask = 1u << in->pcr,
 				      .boot_aggregate_quoted = 1};
 	struct att_check_result cr;
+	struct ver_layers layers;
 	struct att_ima_reader *rd = NULL;
 	struct json_object *log = json_object_new_object();
 	uint64_t expect;
@@ -292,20 +232,8 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		att_check_result_release(&cr);
 		return rc;
 	}
-	json_object_object_add(log, "entries",
-			       json_object_new_int64((int64_t)cr.entries));
-	json_object_object_add(log, "verified",
-			       json_object_new_int64((int64_t)cr.verified));
-	json_object_object_add(
-		log, "unverified",
-		json_object_new_int64((int64_t)(cr.entries - cr.verified)));
-	json_object_object_add(log, "replay_matched",
-			       json_object_new_boolean(cr.replay_matched));
-	json_object_object_add(
-		log, "failures_total",
-		json_object_new_int64((int64_t)cr.failures_total));
-	add_failures(log, &cr, r->ev);
-	add_layers(log, r->ev, &cr);
+	layers = layers_of(r->ev);
+	ver_check_result_json(log, &cr, 0, &layers);
 	/* the TPM vouches for the saved state and the matched prefix */
 	take_lattice(r, &cr.lattice, in->name);
 	if (cr.status == ATT_CHECK_ERROR) {

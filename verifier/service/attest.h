@@ -4,7 +4,7 @@
  * record, the challenge it answered and its evidence, decide trusted or
  * untrusted, and compute the record's next state.
  *
- * Order (DESIGN.md, Verification): quote signature with the bound AK,
+ * Order (docs/verifier.md, Attestation): quote signature with the bound AK,
  * nonce, selection and PCR digest (att_quote_verify); clock
  * (resetCount/restartCount never back, a new resetCount is a reboot and
  * the logs start over at entry 0); each log's new entries replayed from

@@ -10,6 +10,7 @@
 
 #include "attest/buf.h"
 #include "attest/err.h"
+#include "attest/kvconf.h"
 #include "attest/log.h"
 #include "config.h"
 #include "store.h"
@@ -268,64 +269,31 @@ int ver_config_set(struct ver_config *c, const char *key, const char *val,
 	return ATT_E_INVAL;
 }
 
-static char *trim(char *s)
+static int set_kv(const char *key, const char *value, void *arg, char *err,
+		  size_t errlen)
 {
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
-		*--e = '\0';
-	return s;
+	return ver_config_set(arg, key, value, err, errlen);
 }
 
 int ver_config_load_file(struct ver_config *c, const char *path, char *err,
 			 size_t errlen)
 {
 	struct att_buf b;
-	char *line, *next, *eq, msg[256];
-	unsigned int lineno = 0;
+	char msg[320];
 	int rc;
 
 	att_buf_init(&b, VER_CONFIG_FILE_MAX);
 	rc = att_buf_read_file(&b, path, VER_CONFIG_FILE_MAX);
-	if (!rc)
-		rc = att_buf_cstr(&b);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot read (%s)", path,
 			 att_strerror(rc));
 		att_buf_release(&b);
 		return rc;
 	}
-	if (memchr(b.data, '\0', b.len)) {
-		snprintf(err, errlen, "%s: NUL byte in the file", path);
-		att_buf_release(&b);
-		return ATT_E_FORMAT;
-	}
-	for (line = (char *)b.data; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		lineno++;
-		line = trim(line);
-		if (!*line || *line == '#')
-			continue;
-		eq = strchr(line, '=');
-		if (!eq) {
-			snprintf(err, errlen, "%s:%u: expected 'key = value'",
-				 path, lineno);
-			rc = ATT_E_FORMAT;
-			break;
-		}
-		*eq = '\0';
-		rc = ver_config_set(c, trim(line), trim(eq + 1), msg,
-				    sizeof(msg));
-		if (rc) {
-			snprintf(err, errlen, "%s:%u: %s", path, lineno, msg);
-			break;
-		}
-	}
+	rc = att_kv_parse((const char *)b.data, b.len, set_kv, c, msg,
+			  sizeof(msg));
+	if (rc)
+		snprintf(err, errlen, "%s: %s", path, msg);
 	att_buf_release(&b);
 	return rc;
 }

@@ -105,17 +105,14 @@ int ver_store_error(struct ver_resp *rs, int err, const char *what)
 	}
 }
 
-int ver_require_admin(struct ver_req *rq, struct ver_resp *rs)
+const char *ver_query(struct ver_req *rq, const char *key)
 {
-	if (rq->peer.role == VER_ROLE_ADMIN)
-		return 0;
-	if (rq->peer.role == VER_ROLE_NONE)
-		ver_error(rs, 401, "unauthenticated",
-			  "an admin client certificate is required");
-	else
-		ver_error(rs, 403, "forbidden",
-			  "this endpoint needs the admin role");
-	return ATT_E_AUTH;
+	unsigned int i;
+
+	for (i = 0; i < rq->nquery; i++)
+		if (!strcmp(rq->query[i].key, key))
+			return rq->query[i].value;
+	return NULL;
 }
 
 int ver_field_str(struct ver_resp *rs, struct json_object *o, const char *name,

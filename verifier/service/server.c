@@ -122,10 +122,19 @@ static void classify_peer(struct ver_server *s, struct MHD_Connection *c,
 	cp->valid = 1;
 }
 
-const char *ver_query(struct ver_req *rq, const char *key)
+/* The query's arguments into rq (MHD keeps them until the request ends). */
+static enum MHD_Result add_query(void *cls, enum MHD_ValueKind kind,
+				 const char *key, const char *value)
 {
-	return MHD_lookup_connection_value(rq->conn, MHD_GET_ARGUMENT_KIND,
-					   key);
+	struct ver_req *rq = cls;
+
+	(void)kind;
+	if (rq->nquery == VER_QUERY_MAX)
+		return MHD_NO; /* the rest are not read */
+	rq->query[rq->nquery].key = key;
+	rq->query[rq->nquery].value = value;
+	rq->nquery++;
+	return MHD_YES;
 }
 
 static enum MHD_Result send_resp(struct MHD_Connection *c, struct ver_resp *rs)
@@ -190,16 +199,17 @@ static int admit(struct ver_conn_req *cr, struct MHD_Connection *c,
 		 struct ver_resp *rs)
 {
 	const struct ver_config *cfg = cr->srv->ctx->cfg;
-	struct ver_gate g;
 	const char *cl;
 	uint64_t len = 0;
 	size_t cap;
 
 	classify_peer(cr->srv, c, &cr->rq.peer);
-	ver_route_gate(cr->rq.url, &g);
-	if (ver_gate_check(&g, &cr->rq.peer, rs))
+	MHD_get_connection_values(c, MHD_GET_ARGUMENT_KIND, add_query, &cr->rq);
+	ver_route_match(&cr->rq);
+	if (ver_route_gate(&cr->rq, rs))
 		return 1;
-	cap = g.body == VER_BODY_FULL ? cfg->max_body : cfg->max_anon_body;
+	cap = cr->rq.body_class == VER_BODY_FULL ? cfg->max_body
+						 : cfg->max_anon_body;
 	att_buf_init(&cr->rq.body, cap);
 	cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
 					 MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -256,7 +266,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 			return MHD_NO;
 		cr->srv = s;
 		cr->rq.ctx = s->ctx;
-		cr->rq.conn = c;
 		cr->rq.method = method;
 		cr->rq.url = url;
 		att_buf_init(&cr->rq.body, 0);

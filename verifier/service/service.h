@@ -17,7 +17,6 @@
 #include "store.h"
 
 struct json_object;
-struct MHD_Connection;
 struct ver_metrics;
 struct ver_wlcache;
 struct ver_akcache;
@@ -42,40 +41,82 @@ struct ver_ctx {
 };
 
 struct ver_resp;
-
-struct ver_req {
-	struct ver_ctx *ctx;
-	struct MHD_Connection *conn;
-	const char *method;
-	const char *url;
-	struct att_buf body;
-	int too_big;	 /* the body went past its route's cap */
-	int over_budget; /* no room for it in max_body_inflight */
-	struct ver_peer peer;
-};
+struct ver_req;
 
 /*
- * What a route needs before its body is read (routes.c): the role its
- * caller must have (VER_ROLE_NONE: anyone; the handler checks the rest,
- * such as which agent) and how large its body may be.
+ * How large a route's body may be: checked, with the caller's role,
+ * before the body is read.
  */
 enum ver_body_class {
 	VER_BODY_ANON, /* max_anon_body: enrollment, unknown paths */
 	VER_BODY_FULL, /* max_body */
 };
 
-struct ver_gate {
+/* A handler: answers rq in rs (ver_error and friends); returns 0. */
+typedef int (*ver_handler_fn)(struct ver_req *rq, struct ver_resp *rs);
+
+/*
+ * One route of routes.c's table. path: literal segments and "{name}"
+ * ones (one segment of [A-Za-z0-9._-], given to the handler in
+ * rq->arg[], in order); the spelling of schemas/openapi.yaml. role:
+ * VER_ROLE_NONE lets anyone in (the handler checks the rest, such as
+ * which agent).
+ */
+struct ver_route {
+	const char *method;
+	const char *path;
 	enum ver_role role;
 	enum ver_body_class body;
+	ver_handler_fn handler;
 };
 
-void ver_route_gate(const char *url, struct ver_gate *g);
+#define VER_ROUTE_ARGS	  2
+#define VER_ROUTE_SEG_MAX 128
+#define VER_QUERY_MAX	  16
+
+/* A query argument: value NULL when the key came without "=". */
+struct ver_query_arg {
+	const char *key, *value;
+};
+
 /*
- * The gate's answer for a caller before any body is read: 0 when it may
- * go on, else the 401/403 in rs (the same answers the handlers give).
+ * A request as the handlers see it: no HTTP library in it. server.c (or
+ * a test) fills ctx, method, url, query, peer and, after
+ * ver_route_match, the body.
  */
-int ver_gate_check(const struct ver_gate *g, const struct ver_peer *p,
-		   struct ver_resp *rs);
+struct ver_req {
+	struct ver_ctx *ctx;
+	const char *method;
+	const char *url; /* the path, without the query string */
+	struct ver_query_arg query[VER_QUERY_MAX]; /* the first ones */
+	unsigned int nquery;
+	struct att_buf body;
+	int too_big;	 /* the body went past its route's cap */
+	int over_budget; /* no room for it in max_body_inflight */
+	struct ver_peer peer;
+	/* set by ver_route_match */
+	const struct ver_route *route; /* NULL: 404 or 405 */
+	int path_known;		       /* 405 rather than 404 */
+	enum ver_role role;	       /* of the route, or of its area */
+	enum ver_body_class body_class;
+	const char *arg[VER_ROUTE_ARGS]; /* the "{name}" segments */
+	char argbuf[VER_ROUTE_ARGS][VER_ROUTE_SEG_MAX + 1];
+};
+
+/*
+ * Finds rq's route by method and url, with its role and body class (a
+ * path of no route gets the role of the routes of its area, "/v1/NAME"
+ * or its first segment, so that probing unknown paths of an admin area
+ * needs the admin role too). Called once the headers are in.
+ */
+void ver_route_match(struct ver_req *rq);
+/*
+ * The role check, before any body is read: 0 when the caller may go on,
+ * else the 401/403 in rs.
+ */
+int ver_route_gate(const struct ver_req *rq, struct ver_resp *rs);
+/* After the body: the route's handler, or 404/405. */
+int ver_route(struct ver_req *rq, struct ver_resp *rs);
 
 struct ver_resp {
 	unsigned int status;
@@ -103,9 +144,6 @@ int ver_parse_body(struct ver_req *rq, struct ver_resp *rs,
 /* ATT_E_* from the store to an HTTP answer (404, 409, 503, ...). */
 int ver_store_error(struct ver_resp *rs, int err, const char *what);
 
-/* Requires a role; answers 401/403 and returns nonzero when missing. */
-int ver_require_admin(struct ver_req *rq, struct ver_resp *rs);
-
 /* Object field helpers: answer 400 naming the field when wrong. */
 int ver_field_str(struct ver_resp *rs, struct json_object *o, const char *name,
 		  int required, const char **out);
@@ -126,24 +164,30 @@ const char *ver_query(struct ver_req *rq, const char *key);
 /* 200 {"deleted": what}. */
 int ver_deleted(struct ver_resp *rs, const char *what);
 
-/* Route entry point. */
-int ver_route(struct ver_req *rq, struct ver_resp *rs);
-
-/* Handlers (one file each). */
-int ver_api_whitelists(struct ver_req *rq, struct ver_resp *rs,
-		       const char *name, const char *sub);
-int ver_api_agents(struct ver_req *rq, struct ver_resp *rs, const char *id,
-		   const char *sub);
+/*
+ * Handlers, by file; routes.c's table says which method and path each
+ * answers, and the role its caller has by the time it runs.
+ */
+int ver_api_wl_list(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_wl_create(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_wl_get(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_wl_put(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_wl_delete(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_agent_list(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_agent_get(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_agent_delete(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_agent_assign(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_agent_clone_clear(struct ver_req *rq, struct ver_resp *rs);
 int ver_api_metrics(struct ver_req *rq, struct ver_resp *rs);
-int ver_api_enroll(struct ver_req *rq, struct ver_resp *rs, const char *sub);
+int ver_api_enroll(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_enroll_activate(struct ver_req *rq, struct ver_resp *rs);
 int ver_api_tokens(struct ver_req *rq, struct ver_resp *rs);
-int ver_api_attestation(struct ver_req *rq, struct ver_resp *rs,
-			const char *sub);
+int ver_api_challenge(struct ver_req *rq, struct ver_resp *rs);
+int ver_api_evidence(struct ver_req *rq, struct ver_resp *rs);
 int ver_api_fleet(struct ver_req *rq, struct ver_resp *rs);
 int ver_api_check(struct ver_req *rq, struct ver_resp *rs);
-/* GET /dashboard, /dashboard.js, /dashboard.css (asset: "", "js", "css"). */
-int ver_api_dashboard(struct ver_req *rq, struct ver_resp *rs,
-		      const char *asset);
+/* /dashboard, /dashboard.js, /dashboard.css: the asset of rq->url. */
+int ver_api_dashboard(struct ver_req *rq, struct ver_resp *rs);
 /*
  * Requires agent id's own current certificate; loads its record into a
  * (released by the caller). Answers 401/403 and returns nonzero if not.

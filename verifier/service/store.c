@@ -118,32 +118,6 @@ int att_store_wl_delete(struct att_store *s, const char *name)
 	return s->ops->wl_delete(s, name);
 }
 
-static const char *const state_names[ATT_AGENT_STATE_COUNT] = {
-	[ATT_AGENT_NONE] = "",
-	[ATT_AGENT_ENROLLING] = "enrolling",
-	[ATT_AGENT_REGISTERED] = "registered",
-	[ATT_AGENT_TRUSTED] = "trusted",
-	[ATT_AGENT_UNTRUSTED] = "untrusted",
-	[ATT_AGENT_STALE] = "stale",
-};
-
-const char *att_agent_state_name(enum att_agent_state s)
-{
-	return (unsigned int)s < ATT_AGENT_STATE_COUNT ? state_names[s] : "";
-}
-
-int att_agent_state_parse(const char *s, enum att_agent_state *out)
-{
-	unsigned int i;
-
-	for (i = 0; i < ATT_AGENT_STATE_COUNT; i++)
-		if (!strcmp(s, state_names[i])) {
-			*out = (enum att_agent_state)i;
-			return 0;
-		}
-	return ATT_E_FORMAT;
-}
-
 int att_store_state_read(const char *id, const char *name,
 			 enum att_agent_state *out)
 {
