@@ -64,9 +64,13 @@ scn_root_setup() {
 		{ fail "cannot mount cgroup2"; return 1; }
 	mkdir -p /sys/fs/cgroup/t || { fail "cannot make a cgroup"; return 1; }
 	[ -b /dev/loop0 ] || { fail "no /dev/loop0 (loop.ko)"; return 1; }
-	grep -q ' /disk ' /proc/mounts || { fail "/disk (evm_disk_mount) is not mounted"; return 1; }
-	# mounted before this instance loaded: watched from its first regular
-	# open, which would go unchecked (unwatched_opens); watch it now
+	# the EVM image (evm_disk_mount loaded its drivers; evm_remount
+	# unmounted it); when still mounted from before this instance
+	# loaded, it is watched from its first regular open, which would go
+	# unchecked (unwatched_opens): watch it now
+	mkdir -p /disk
+	grep -q ' /disk ' /proc/mounts || mount -t ext4 /dev/vda /disk ||
+		{ fail "cannot mount /dev/vda on /disk"; return 1; }
 	echo /disk >$K/watch || { fail "cannot watch /disk"; return 1; }
 	# the SYSTEM control: set a loop device over a SYSTEM file
 	dd if=/dev/zero of=$LOOPIMG bs=4096 count=256 2>/dev/null &&
