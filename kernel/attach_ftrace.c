@@ -78,6 +78,11 @@ static noinline notrace long slim_stub_eacces_long(void)
 	return -EACCES;
 }
 
+static noinline notrace long slim_stub_eperm_long(void)
+{
+	return -EPERM;
+}
+
 static noinline notrace long slim_stub_enomem_long(void)
 {
 	return -ENOMEM;
@@ -97,7 +102,8 @@ static void notrace slim_ft_deny(struct ftrace_regs *fregs,
 		stub = (unsigned long)slim_stub_null;
 	else if (h->ret == SLIM_RET_LONG)
 		stub = rc == -ENOMEM ? (unsigned long)slim_stub_enomem_long :
-				       (unsigned long)slim_stub_eacces_long;
+		       rc == -EPERM ? (unsigned long)slim_stub_eperm_long :
+				      (unsigned long)slim_stub_eacces_long;
 	else if (rc == -ENOMEM)
 		stub = (unsigned long)slim_stub_enomem;
 	else if (rc == -EPERM)
@@ -400,6 +406,125 @@ static int slim_call_inode_rmdir(struct ftrace_regs *fregs)
 				     (struct dentry *)ARG(1));
 }
 
+/* security_locked_down(what) */
+static int slim_call_locked_down(struct ftrace_regs *fregs)
+{
+	return slim_hook_locked_down((int)ARG(0));
+}
+
+/* security_kernel_read_file(file, id, contents) */
+static int slim_call_kernel_read_file(struct ftrace_regs *fregs)
+{
+	return slim_hook_kernel_read_file((struct file *)ARG(0), (int)ARG(1),
+					  (bool)ARG(2));
+}
+
+/* security_kernel_load_data(id, contents) */
+static int slim_call_kernel_load_data(struct ftrace_regs *fregs)
+{
+	return slim_hook_kernel_load_data((int)ARG(0), (bool)ARG(1));
+}
+
+/* security_bpf(cmd, attr, size[, kernel]) */
+static int slim_call_bpf(struct ftrace_regs *fregs)
+{
+	return slim_hook_bpf((int)ARG(0));
+}
+
+/* security_sb_mount(dev_name, path, type, flags, data) */
+static int slim_call_sb_mount(struct ftrace_regs *fregs)
+{
+	return slim_hook_sb_mount((const char *)ARG(0),
+				  (const struct path *)ARG(1),
+				  (const char *)ARG(2), ARG(3));
+}
+
+static int slim_call_sb_umount(struct ftrace_regs *fregs)
+{
+	return slim_hook_sb_umount((struct vfsmount *)ARG(0), (int)ARG(1));
+}
+
+static int slim_call_sb_pivotroot(struct ftrace_regs *fregs)
+{
+	return slim_hook_sb_pivotroot((const struct path *)ARG(0),
+				      (const struct path *)ARG(1));
+}
+
+static int slim_call_move_mount(struct ftrace_regs *fregs)
+{
+	return slim_hook_move_mount((const struct path *)ARG(0),
+				    (const struct path *)ARG(1));
+}
+
+static int slim_call_file_ioctl(struct ftrace_regs *fregs)
+{
+	return slim_hook_file_ioctl((struct file *)ARG(0),
+				    (unsigned int)ARG(1), ARG(2));
+}
+
+static int slim_call_file_ioctl_compat(struct ftrace_regs *fregs)
+{
+	return slim_hook_file_ioctl_compat((struct file *)ARG(0),
+					   (unsigned int)ARG(1), ARG(2));
+}
+
+/*
+ * System calls without an LSM hook: the entry of the x86 wrapper, whose
+ * one argument is the user's registers (64-bit: di, si; 32-bit: bx, cx).
+ */
+static int slim_call_swapon(struct ftrace_regs *fregs)
+{
+	return slim_hook_sys_confined("swapon");
+}
+
+static int slim_call_swapoff(struct ftrace_regs *fregs)
+{
+	return slim_hook_sys_confined("swapoff");
+}
+
+static int slim_call_fspick(struct ftrace_regs *fregs)
+{
+	return slim_hook_sys_confined("reconfigure a mount (fspick)");
+}
+
+static int slim_call_fsopen(struct ftrace_regs *fregs)
+{
+	return slim_hook_sys_confined("make a file system (fsopen)");
+}
+
+static int slim_call_fsmount(struct ftrace_regs *fregs)
+{
+	return slim_hook_sys_confined("mount a file system (fsmount)");
+}
+
+static int slim_call_mount_setattr(struct ftrace_regs *fregs)
+{
+	return slim_hook_sys_confined("change a mount (mount_setattr)");
+}
+
+static int slim_call_delete_module(struct ftrace_regs *fregs)
+{
+	const struct pt_regs *regs = (const struct pt_regs *)ARG(0);
+
+	return slim_hook_delete_module((const char __user *)regs->di,
+				       (unsigned int)regs->si);
+}
+
+static int slim_call_delete_module32(struct ftrace_regs *fregs)
+{
+	const struct pt_regs *regs = (const struct pt_regs *)ARG(0);
+
+	return slim_hook_delete_module((const char __user *)regs->bx,
+				       (unsigned int)regs->cx);
+}
+
+/* write_enabled_file_bool(file, user_buf, count, ppos) */
+static int slim_call_kprobes_enabled(struct ftrace_regs *fregs)
+{
+	return slim_hook_kprobes_enabled_write((const char __user *)ARG(1),
+					       (size_t)ARG(2));
+}
+
 #undef ARG
 
 static struct slim_ftrace_hook slim_hooks[] = {
@@ -485,6 +610,60 @@ static struct slim_ftrace_hook slim_hooks[] = {
 	  .can_deny = true },
 	{ .symbol = "security_inode_rmdir", .call = slim_call_inode_rmdir,
 	  .can_deny = true },
+	/* lattice_confine.c */
+	{ .symbol = "security_locked_down", .call = slim_call_locked_down,
+	  .can_deny = true },
+	{ .symbol = "security_kernel_read_file",
+	  .call = slim_call_kernel_read_file, .can_deny = true },
+	{ .symbol = "security_kernel_load_data",
+	  .call = slim_call_kernel_load_data, .can_deny = true },
+	{ .symbol = "security_bpf", .call = slim_call_bpf, .can_deny = true },
+	{ .symbol = "security_sb_mount", .call = slim_call_sb_mount,
+	  .can_deny = true },
+	{ .symbol = "security_sb_umount", .call = slim_call_sb_umount,
+	  .can_deny = true },
+	{ .symbol = "security_sb_pivotroot", .call = slim_call_sb_pivotroot,
+	  .can_deny = true },
+	{ .symbol = "security_move_mount", .call = slim_call_move_mount,
+	  .can_deny = true },
+	{ .symbol = "security_file_ioctl", .call = slim_call_file_ioctl,
+	  .can_deny = true },
+	{ .symbol = "security_file_ioctl_compat",
+	  .call = slim_call_file_ioctl_compat, .can_deny = true,
+	  .optional = true },
+	{ .symbol = "__x64_sys_swapon", .call = slim_call_swapon,
+	  .can_deny = true, .ret = SLIM_RET_LONG },
+	{ .symbol = "__ia32_sys_swapon", .call = slim_call_swapon,
+	  .can_deny = true, .ret = SLIM_RET_LONG, .optional = true },
+	{ .symbol = "__x64_sys_swapoff", .call = slim_call_swapoff,
+	  .can_deny = true, .ret = SLIM_RET_LONG },
+	{ .symbol = "__ia32_sys_swapoff", .call = slim_call_swapoff,
+	  .can_deny = true, .ret = SLIM_RET_LONG, .optional = true },
+	{ .symbol = "__x64_sys_fspick", .call = slim_call_fspick,
+	  .can_deny = true, .ret = SLIM_RET_LONG },
+	{ .symbol = "__ia32_sys_fspick", .call = slim_call_fspick,
+	  .can_deny = true, .ret = SLIM_RET_LONG, .optional = true },
+	{ .symbol = "__x64_sys_fsopen", .call = slim_call_fsopen,
+	  .can_deny = true, .ret = SLIM_RET_LONG },
+	{ .symbol = "__ia32_sys_fsopen", .call = slim_call_fsopen,
+	  .can_deny = true, .ret = SLIM_RET_LONG, .optional = true },
+	{ .symbol = "__x64_sys_fsmount", .call = slim_call_fsmount,
+	  .can_deny = true, .ret = SLIM_RET_LONG },
+	{ .symbol = "__ia32_sys_fsmount", .call = slim_call_fsmount,
+	  .can_deny = true, .ret = SLIM_RET_LONG, .optional = true },
+	{ .symbol = "__x64_sys_mount_setattr", .call = slim_call_mount_setattr,
+	  .can_deny = true, .ret = SLIM_RET_LONG },
+	{ .symbol = "__ia32_sys_mount_setattr",
+	  .call = slim_call_mount_setattr, .can_deny = true,
+	  .ret = SLIM_RET_LONG, .optional = true },
+	{ .symbol = "__x64_sys_delete_module", .call = slim_call_delete_module,
+	  .can_deny = true, .ret = SLIM_RET_LONG },
+	{ .symbol = "__ia32_sys_delete_module",
+	  .call = slim_call_delete_module32, .can_deny = true,
+	  .ret = SLIM_RET_LONG, .optional = true },
+	{ .symbol = "write_enabled_file_bool",
+	  .call = slim_call_kprobes_enabled, .can_deny = true,
+	  .ret = SLIM_RET_LONG },
 };
 
 static const unsigned int slim_nhooks = ARRAY_SIZE(slim_hooks);
@@ -635,7 +814,14 @@ int slim_attach(void)
 		memset(&slim_ops[k], 0, sizeof(slim_ops[k]));
 		slim_ops[k].func = slim_ft_dispatch;
 	}
-	slim_ops[1].flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY;
+	/*
+	 * PERMANENT: kernel.ftrace_enabled=0 fails with EBUSY while they are
+	 * registered, instead of silently switching every hook off (and
+	 * registering fails while ftrace is disabled: the load fails)
+	 */
+	slim_ops[0].flags = FTRACE_OPS_FL_PERMANENT;
+	slim_ops[1].flags = FTRACE_OPS_FL_SAVE_REGS | FTRACE_OPS_FL_IPMODIFY |
+			    FTRACE_OPS_FL_PERMANENT;
 	for (k = 0; k < ARRAY_SIZE(slim_ops); k++) {
 		rc = slim_filter_set(k);
 		if (rc)

@@ -57,6 +57,8 @@ int slim_hooks_init(void)
 	if (!rc)
 		rc = slim_lattice_dir_add_hooks();
 	if (!rc)
+		rc = slim_lattice_confine_add_hooks();
+	if (!rc)
 		rc = slim_measure_add_hooks();
 	if (!rc)
 		rc = slim_watch_add_hooks();
@@ -333,6 +335,76 @@ int slim_hook_inode_rmdir(struct inode *dir, struct dentry *dentry)
 int slim_hook_dir_created(struct inode *inode)
 {
 	return call_int_hook(dir_created, inode);
+}
+
+int slim_hook_locked_down(int what)
+{
+	return call_int_hook(locked_down, what);
+}
+
+int slim_hook_kernel_read_file(struct file *file, int id, bool contents)
+{
+	return call_int_hook(kernel_read_file, file, id, contents);
+}
+
+int slim_hook_kernel_load_data(int id, bool contents)
+{
+	return call_int_hook(kernel_load_data, id, contents);
+}
+
+int slim_hook_bpf(int cmd)
+{
+	return call_int_hook(bpf, cmd);
+}
+
+int slim_hook_sb_mount(const char *dev_name, const struct path *path,
+		       const char *type, unsigned long flags)
+{
+	return call_int_hook(sb_mount, dev_name, path, type, flags);
+}
+
+int slim_hook_sb_umount(struct vfsmount *mnt, int flags)
+{
+	return call_int_hook(sb_umount, mnt, flags);
+}
+
+int slim_hook_sb_pivotroot(const struct path *old_path,
+			   const struct path *new_path)
+{
+	return call_int_hook(sb_pivotroot, old_path, new_path);
+}
+
+int slim_hook_move_mount(const struct path *from_path,
+			 const struct path *to_path)
+{
+	return call_int_hook(move_mount, from_path, to_path);
+}
+
+int slim_hook_file_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg)
+{
+	return call_int_hook(file_ioctl, file, cmd, arg);
+}
+
+int slim_hook_file_ioctl_compat(struct file *file, unsigned int cmd,
+				unsigned long arg)
+{
+	return call_int_hook(file_ioctl_compat, file, cmd, arg);
+}
+
+int slim_hook_sys_confined(const char *what)
+{
+	return call_int_hook(sys_confined, what);
+}
+
+int slim_hook_delete_module(const char __user *name, unsigned int flags)
+{
+	return call_int_hook(delete_module, name, flags);
+}
+
+int slim_hook_kprobes_enabled_write(const char __user *buf, size_t count)
+{
+	return call_int_hook(kprobes_enabled_write, buf, count);
 }
 
 /* ---- what the attach layers offer the rules ----------------------------- */

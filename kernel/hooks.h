@@ -34,6 +34,8 @@ struct msghdr;
 struct sock;
 struct kern_ipc_perm;
 struct msg_msg;
+struct path;
+struct vfsmount;
 
 /*
  * Every hook of the module. The name is the LSM hook's, or the traced
@@ -107,6 +109,28 @@ enum slim_hook_id {
 	SLIM_HOOK_inode_mknod,
 	SLIM_HOOK_inode_rmdir,
 	SLIM_HOOK_dir_created,
+	/*
+	 * What a task below SYSTEM integrity may not do to the system, and
+	 * switching the module off (lattice_confine.c). LSM hooks (used args:
+	 * bpf's command, sb_mount's first four), then traced functions that
+	 * reach no LSM hook: sys_confined, the entry of a system call that
+	 * has none (swapon, swapoff, fsopen, fsmount, fspick, mount_setattr);
+	 * delete_module, its system call; kprobes_enabled_write, the write
+	 * handler of debugfs kprobes/enabled.
+	 */
+	SLIM_HOOK_locked_down,
+	SLIM_HOOK_kernel_read_file,
+	SLIM_HOOK_kernel_load_data,
+	SLIM_HOOK_bpf,
+	SLIM_HOOK_sb_mount,
+	SLIM_HOOK_sb_umount,
+	SLIM_HOOK_sb_pivotroot,
+	SLIM_HOOK_move_mount,
+	SLIM_HOOK_file_ioctl,
+	SLIM_HOOK_file_ioctl_compat,
+	SLIM_HOOK_sys_confined,
+	SLIM_HOOK_delete_module,
+	SLIM_HOOK_kprobes_enabled_write,
 	SLIM_NHOOKS,
 };
 
@@ -171,6 +195,24 @@ union slim_hook_fn {
 	int (*inode_mknod)(struct inode *dir, struct dentry *dentry);
 	int (*inode_rmdir)(struct inode *dir, struct dentry *dentry);
 	int (*dir_created)(struct inode *inode);
+	int (*locked_down)(int what);
+	int (*kernel_read_file)(struct file *file, int id, bool contents);
+	int (*kernel_load_data)(int id, bool contents);
+	int (*bpf)(int cmd);
+	int (*sb_mount)(const char *dev_name, const struct path *path,
+		const char *type, unsigned long flags);
+	int (*sb_umount)(struct vfsmount *mnt, int flags);
+	int (*sb_pivotroot)(const struct path *old_path,
+		const struct path *new_path);
+	int (*move_mount)(const struct path *from_path,
+		const struct path *to_path);
+	int (*file_ioctl)(struct file *file, unsigned int cmd,
+		unsigned long arg);
+	int (*file_ioctl_compat)(struct file *file, unsigned int cmd,
+		unsigned long arg);
+	int (*sys_confined)(const char *what);
+	int (*delete_module)(const char __user *name, unsigned int flags);
+	int (*kprobes_enabled_write)(const char __user *buf, size_t count);
 };
 
 struct slim_hook {
@@ -196,6 +238,7 @@ int slim_lattice_splice_add_hooks(void);
 int slim_lattice_dir_add_hooks(void);
 int slim_measure_add_hooks(void);
 int slim_watch_add_hooks(void);
+int slim_lattice_confine_add_hooks(void);
 
 /* what the attach layers call: the hook's rules, in order (core.c) */
 int slim_hook_bprm_check_security(struct linux_binprm *bprm);
@@ -255,6 +298,24 @@ int slim_hook_inode_mkdir(struct inode *dir, struct dentry *dentry);
 int slim_hook_inode_mknod(struct inode *dir, struct dentry *dentry);
 int slim_hook_inode_rmdir(struct inode *dir, struct dentry *dentry);
 int slim_hook_dir_created(struct inode *inode);
+int slim_hook_locked_down(int what);
+int slim_hook_kernel_read_file(struct file *file, int id, bool contents);
+int slim_hook_kernel_load_data(int id, bool contents);
+int slim_hook_bpf(int cmd);
+int slim_hook_sb_mount(const char *dev_name, const struct path *path,
+		       const char *type, unsigned long flags);
+int slim_hook_sb_umount(struct vfsmount *mnt, int flags);
+int slim_hook_sb_pivotroot(const struct path *old_path,
+			   const struct path *new_path);
+int slim_hook_move_mount(const struct path *from_path,
+			 const struct path *to_path);
+int slim_hook_file_ioctl(struct file *file, unsigned int cmd,
+			 unsigned long arg);
+int slim_hook_file_ioctl_compat(struct file *file, unsigned int cmd,
+				unsigned long arg);
+int slim_hook_sys_confined(const char *what);
+int slim_hook_delete_module(const char __user *name, unsigned int flags);
+int slim_hook_kprobes_enabled_write(const char __user *buf, size_t count);
 
 /*
  * What an attach layer offers the rules, through the core (the rules do

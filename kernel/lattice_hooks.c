@@ -132,7 +132,8 @@ static bool slim_mm_blocks(struct mm_struct *mm, const struct slim_level *t,
 		if ((vma->vm_flags & (VM_SHARED | VM_WRITE)) !=
 		    (VM_SHARED | VM_WRITE) ||
 		    (vma->vm_flags & (VM_IO | VM_PFNMAP)) || !f ||
-		    !S_ISREG(file_inode(f)->i_mode))
+		    (!S_ISREG(file_inode(f)->i_mode) &&
+		     !S_ISBLK(file_inode(f)->i_mode)))
 			continue;
 		if (!slim_lattice_file(f)) {
 			block = true;

@@ -48,6 +48,8 @@ static const char *const slim_counter_names[SLIM_C_MAX] = {
 	[SLIM_C_DENY_META] = "denied_metadata",
 	[SLIM_C_DENY_MAPPED] = "denied_demotion_mapped",
 	[SLIM_C_IPC_MISSED] = "ipc_missed",
+	[SLIM_C_DENY_CONFINE] = "denied_below_system",
+	[SLIM_C_DENY_SWITCH_OFF] = "denied_switch_off",
 };
 
 const char *slim_counter_name(int c)
@@ -70,6 +72,7 @@ static const char *const slim_rule_names[] = {
 	[SLIM_RULE_META] = "no change of a file up in integrity",
 	[SLIM_RULE_MAPPED] = "no demotion while sharing writable memory",
 	[SLIM_RULE_DIR] = "no change of a directory up in integrity",
+	[SLIM_RULE_CONFINE] = "no change to the system below SYSTEM integrity",
 };
 
 static const int slim_rule_counter[] = {
@@ -85,6 +88,7 @@ static const int slim_rule_counter[] = {
 	[SLIM_RULE_META] = SLIM_C_DENY_META,
 	[SLIM_RULE_MAPPED] = SLIM_C_DENY_MAPPED,
 	[SLIM_RULE_DIR] = SLIM_C_DENY_WRITE_UP,
+	[SLIM_RULE_CONFINE] = SLIM_C_DENY_CONFINE,
 };
 
 static DEFINE_RATELIMIT_STATE(slim_log_rs, 5 * HZ, 20);
@@ -158,7 +162,8 @@ int slim_deny_named(enum slim_denial rule, const char *kind, const char *what,
 		return 0;
 	return rule == SLIM_RULE_NOMEM ? -ENOMEM :
 		rule == SLIM_RULE_LABEL || rule == SLIM_RULE_EVM ||
-		rule == SLIM_RULE_SIGNAL ? -EPERM : -EACCES;
+		rule == SLIM_RULE_SIGNAL || rule == SLIM_RULE_CONFINE ?
+		-EPERM : -EACCES;
 }
 
 int slim_deny(enum slim_denial rule, const struct path *path,

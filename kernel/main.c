@@ -26,6 +26,12 @@ MODULE_PARM_DESC(lock, "Pin the module so that it cannot be removed (default 1; 
 
 static bool slim_active;
 
+/* lock=1: the module pinned itself and refuses to be switched off */
+bool slim_is_locked(void)
+{
+	return slim_lock;
+}
+
 bool slim_is_active(void)
 {
 	return READ_ONCE(slim_active);

@@ -12,5 +12,6 @@
 #define SLIM_VERSION "0.2"
 extern unsigned int slim_pcr;
 bool slim_is_active(void);
+bool slim_is_locked(void);
 
 #endif /* SLIM_H */

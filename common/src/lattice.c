@@ -170,6 +170,25 @@ static int fold(struct att_lat_state *st, const struct att_lat_policy *pol,
 		return ATT_LAT_OK;
 	case ATT_SEV_DEMOTION:
 		return fold_demotion(st, pol, ev, why, n);
+	case ATT_SEV_REFUSED:
+		/* a task tried to change the system from below SYSTEM */
+		if (pol && !pol->refusals) {
+			text(comm, sizeof(comm), &ev->comm);
+			text(path, sizeof(path), &ev->exe);
+			text(a, sizeof(a), &ev->label);
+			snprintf(why, n,
+				 "attempted escape from the lattice: pid %u "
+				 "(%s, %s, %s) tried to %.*s%s%.*s (%s)",
+				 ev->pid, comm, path, a, (int)ev->action.len,
+				 (const char *)ev->action.p,
+				 ev->path.len ? " " : "", (int)ev->path.len,
+				 ev->path.len ? (const char *)ev->path.p : "",
+				 ev->mode == ATT_SEV_MODE_ENFORCE
+					 ? "refused"
+					 : "not refused: permissive");
+			return ATT_LAT_REFUSED;
+		}
+		return ATT_LAT_OK;
 	default: /* ATT_SEV_DROPPED: the parser knows no other type */
 		st->dropped += ev->count;
 		st->capped |= ev->final;

@@ -188,6 +188,10 @@ static int load_key(struct att_lat_policy *p, const char *key,
 		return get_bool(val, &p->relabels)
 			       ? bad(err, n, "relabels: must be true or false")
 			       : ATT_OK;
+	if (!strcmp(key, "refusals"))
+		return get_bool(val, &p->refusals)
+			       ? bad(err, n, "refusals: must be true or false")
+			       : ATT_OK;
 	if (!strcmp(key, "dropped_events"))
 		return get_bool(val, &p->dropped_allowed)
 			       ? bad(err, n,

@@ -14,7 +14,7 @@
 #include "attest/rd.h"
 
 /* the record's tags: SLIM_T_* of kernel/slim_wire.h */
-#define T_LAST SLIM_T_FINAL
+#define T_LAST SLIM_T_LABEL
 
 #define B(t) (1u << (t))
 
@@ -35,13 +35,15 @@ static const uint32_t required[] = {
 			     B(SLIM_T_OLD_LABEL) | B(SLIM_T_NEW_LABEL) |
 			     B(SLIM_T_CAUSE),
 	[ATT_SEV_DROPPED] = B(SLIM_T_COUNT) | B(SLIM_T_FINAL),
+	[ATT_SEV_REFUSED] = B(SLIM_T_PID) | B(SLIM_T_COMM) | B(SLIM_T_EXE) |
+			    B(SLIM_T_LABEL) | B(SLIM_T_ACTION) | B(SLIM_T_MODE),
 };
 
 static const char *const type_names[] = {
 	[ATT_SEV_LOAD] = "load",       [ATT_SEV_MODE] = "mode",
 	[ATT_SEV_POLICY] = "policy",   [ATT_SEV_EVM_KEY] = "evm_key",
 	[ATT_SEV_RELABEL] = "relabel", [ATT_SEV_DEMOTION] = "demotion",
-	[ATT_SEV_DROPPED] = "dropped",
+	[ATT_SEV_DROPPED] = "dropped", [ATT_SEV_REFUSED] = "refused",
 };
 
 const char *att_sev_type_name(unsigned int type)
@@ -156,6 +158,8 @@ static int take_field(struct att_slim_event *ev, unsigned int tag,
 		[SLIM_T_OLD_LABEL] = &ev->old_label,
 		[SLIM_T_NEW_LABEL] = &ev->new_label,
 		[SLIM_T_PATH] = &ev->path,
+		[SLIM_T_ACTION] = &ev->action,
+		[SLIM_T_LABEL] = &ev->label,
 	};
 	uint8_t *u8s[] = {
 		[SLIM_T_MODE] = &ev->mode,
@@ -246,7 +250,7 @@ int att_slim_event_parse(const uint8_t *buf, size_t len,
 	if (version != 1)
 		return fail(why, whylen, ATT_E_UNSUPPORTED, "version %u",
 			    version);
-	if (type < ATT_SEV_LOAD || type > ATT_SEV_DROPPED)
+	if (type < ATT_SEV_LOAD || type > ATT_SEV_REFUSED)
 		return fail(why, whylen, ATT_E_UNSUPPORTED, "unknown type %u",
 			    type);
 	if (reserved)

@@ -99,7 +99,9 @@ enum {
 	T_CAUSE,
 	T_COUNT,
 	T_SOURCE,
-	T_FINAL
+	T_FINAL,
+	T_ACTION,
+	T_LABEL
 };
 
 static void rec_load(struct att_buf *b, uint8_t mode)
@@ -171,6 +173,20 @@ static void rec_dropped(struct att_buf *b, uint64_t seq, uint64_t n,
 	rec_begin(b, 7, seq);
 	f_u8(b, T_FINAL, final);
 	f_u64(b, T_COUNT, n);
+}
+
+static void rec_refused(struct att_buf *b, uint64_t seq, uint8_t mode,
+			const char *path)
+{
+	rec_begin(b, 8, seq);
+	f_u32(b, T_PID, 777);
+	f_str(b, T_COMM, "sshd");
+	f_str(b, T_EXE, "/usr/sbin/sshd");
+	f_str(b, T_LABEL, "UNTRUSTED PUBLIC");
+	f_str(b, T_ACTION, "load a kernel module");
+	f_u8(b, T_MODE, mode);
+	if (path)
+		f_str(b, T_PATH, path);
 }
 
 /* ---- entries ------------------------------------------------------ */
@@ -311,6 +327,75 @@ static void parse_every_type(void **state)
 	att_buf_release(&b);
 }
 
+/*
+ * A refused record (a task below SYSTEM tried to change the system):
+ * parsed; with a lattice policy an attempted escape unless "refusals":
+ * true; without a policy only folded.
+ */
+static void refused_records(void **state)
+{
+	struct att_lat_state st;
+	struct att_lat_policy *p;
+	struct att_slim_event ev;
+	struct att_buf b;
+	char why[400];
+
+	(void)state;
+	rec_refused(&b, 1, 2, "/tmp/evil.ko");
+	assert_int_equal(
+		att_slim_event_parse(b.data, b.len, &ev, why, sizeof(why)),
+		ATT_OK);
+	assert_int_equal(ev.type, ATT_SEV_REFUSED);
+	assert_int_equal(ev.pid, 777);
+	assert_int_equal(ev.mode, 2);
+	assert_int_equal(ev.action.len, strlen("load a kernel module"));
+	assert_memory_equal(ev.label.p, "UNTRUSTED PUBLIC", 16);
+	assert_string_equal(att_sev_type_name(ATT_SEV_REFUSED), "refused");
+
+	att_buf_release(&b);
+	memset(&st, 0, sizeof(st));
+	rec_load(&b, 2);
+	assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)), ATT_LAT_OK);
+	att_buf_release(&b);
+	rec_refused(&b, 1, 2, "/tmp/evil.ko");
+	assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)), ATT_LAT_OK);
+	att_buf_release(&b);
+	rec_refused(&b, 2, 2, "/tmp/evil.ko");
+	p = policy("{\"mode\": \"enforce\"}");
+	assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+			 ATT_LAT_REFUSED);
+	assert_non_null(strstr(why, "attempted escape from the lattice: pid "
+				    "777 (sshd, /usr/sbin/sshd, UNTRUSTED "
+				    "PUBLIC) tried to load a kernel module "
+				    "/tmp/evil.ko (refused)"));
+	att_lat_policy_free(p);
+	att_buf_release(&b);
+	p = policy("{\"refusals\": true}");
+	rec_refused(&b, 3, 1, NULL);
+	assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)), ATT_LAT_OK);
+	att_lat_policy_free(p);
+	att_buf_release(&b);
+	rec_refused(&b, 4, 1, NULL);
+	p = policy("{\"refusals\": false}");
+	assert_int_equal(step(&st, p, &b, 0, why, sizeof(why)),
+			 ATT_LAT_REFUSED);
+	assert_non_null(strstr(why, "module (not refused: permissive)"));
+	att_lat_policy_free(p);
+	att_buf_release(&b);
+	/* every required field */
+	rec_begin(&b, 8, 3);
+	f_u32(&b, T_PID, 1);
+	f_str(&b, T_COMM, "x");
+	f_str(&b, T_EXE, "/x");
+	f_str(&b, T_LABEL, "USER PUBLIC");
+	f_u8(&b, T_MODE, 2);
+	assert_int_equal(
+		att_slim_event_parse(b.data, b.len, &ev, why, sizeof(why)),
+		ATT_E_FORMAT);
+	assert_non_null(strstr(why, "refused record without a required field"));
+	att_buf_release(&b);
+}
+
 /* every cut of every record type is refused, with a reason */
 static void parse_truncation(void **state)
 {
@@ -369,7 +454,7 @@ static void parse_bad_bytes(void **state)
 	b.data[4] = 2; /* version */
 	assert_int_equal(parse_rc(&b), ATT_E_UNSUPPORTED);
 	b.data[4] = 1;
-	b.data[5] = 8; /* type */
+	b.data[5] = 9; /* type */
 	assert_int_equal(parse_rc(&b), ATT_E_UNSUPPORTED);
 	b.data[5] = 0;
 	assert_int_equal(parse_rc(&b), ATT_E_UNSUPPORTED);
@@ -1282,6 +1367,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(parse_every_type),
+		cmocka_unit_test(refused_records),
 		cmocka_unit_test(parse_truncation),
 		cmocka_unit_test(parse_bad_bytes),
 		cmocka_unit_test(fold_and_sequence),

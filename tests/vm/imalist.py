@@ -47,13 +47,14 @@ def entries(blob):
 
 
 EV_TYPES = {1: "load", 2: "mode", 3: "policy", 4: "evm_key", 5: "relabel",
-            6: "demotion", 7: "dropped"}
+            6: "demotion", 7: "dropped", 8: "refused"}
 EV_TAGS = {1: ("version", "s"), 2: ("mode", 1), 3: ("old_mode", 1),
            4: ("pcr", 1), 5: ("lock", 1), 6: ("evm_demote", 1),
            7: ("default_label", "s"), 8: ("digest", "x"), 9: ("pid", 4),
            10: ("comm", "s"), 11: ("exe", "s"), 12: ("old_label", "s"),
            13: ("new_label", "s"), 14: ("path", "s"), 15: ("cause", 1),
-           16: ("count", 8), 17: ("source", 1), 18: ("final", 1)}
+           16: ("count", 8), 17: ("source", 1), 18: ("final", 1),
+           19: ("action", "s"), 20: ("label", "s")}
 EV_REQUIRED = {
     "load": ["version", "mode", "pcr", "lock", "evm_demote", "default_label"],
     "mode": ["old_mode", "mode", "pid", "comm"],
@@ -62,6 +63,7 @@ EV_REQUIRED = {
     "relabel": ["path", "old_label", "new_label", "pid", "comm"],
     "demotion": ["pid", "comm", "exe", "old_label", "new_label", "cause"],
     "dropped": ["count", "final"],
+    "refused": ["pid", "comm", "exe", "label", "action", "mode"],
 }
 
 

@@ -57,7 +57,7 @@ vm_modules() {
 	mkdir -p "$dir"
 	: >"$dir/order"
 	modprobe --show-depends -S "$krel" -a virtio_pci virtio_net \
-		virtio_blk ext4 2>/dev/null | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' |
+		virtio_blk ext4 loop 2>/dev/null | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' |
 		while read -r ko; do
 			name=$(basename "$ko")
 			name=${name%.xz}
@@ -190,7 +190,7 @@ vm_build_initramfs() {
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/slimtest" \
 		"$VM_DIR/guest/slimtest.c" "$VM_DIR/guest/slimtest_ipc.c" \
 		"$VM_DIR/guest/slimtest_proc.c" "$VM_DIR/guest/slimtest_uring.c" \
-		"$VM_DIR/guest/slimtest_splice.c" ||
+		"$VM_DIR/guest/slimtest_splice.c" "$VM_DIR/guest/slimtest_root.c" ||
 		{ rm -rf "$root"; return 1; }
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"

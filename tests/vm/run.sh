@@ -35,7 +35,8 @@ lattice_ipc_mappings lattice_ipc_io_uring lattice_ipc_permissive lattice_ipc_off
 lattice_ipc_log_lines lattice_ipc_no_leaks evm_disk_mount evm_no_key_unverified evm_wrong_pcrs_no_key evm_load_once
 evm_host_labels_verify evm_offline_edit_refused evm_unknown_type evm_hmac_equals_module
 evm_relabel_rehmac evm_label_xattr_protected evm_metadata_change evm_remount
-lattice_unload_under_load lock_refuses_removal"
+lattice_unload_under_load lock_refuses_removal root_setup root_kernel_code
+root_hardware root_mounts root_block root_ioctl root_settings root_switch_off"
 # VM_SCENARIOS: only these (the guest runs them in this order; the host
 # checks of the dumped lists need dump_clean, dump_violations, reload_gap)
 SCENARIOS=${VM_SCENARIOS:-$SCENARIOS}

@@ -34,6 +34,7 @@ enum att_sev_type {
 	ATT_SEV_RELABEL = SLIM_EV_RELABEL,
 	ATT_SEV_DEMOTION = SLIM_EV_DEMOTION,
 	ATT_SEV_DROPPED = SLIM_EV_DROPPED,
+	ATT_SEV_REFUSED = SLIM_EV_REFUSED,
 };
 
 enum att_sev_mode {
@@ -79,7 +80,7 @@ struct att_slim_event {
 	uint64_t time;
 	uint32_t have; /* bit (1 << tag) for every field present */
 	struct att_sev_str version, default_label, comm, exe, old_label,
-		new_label, path;
+		new_label, path, action, label;
 	uint8_t mode, old_mode, pcr, lock, evm_demote, cause, source, final;
 	uint32_t pid;
 	uint64_t count;
@@ -174,6 +175,7 @@ struct att_lat_policy {
 	int evm_key;	     /* required */
 	int relabels;	     /* allowed */
 	int dropped_allowed; /* dropped records acceptable */
+	int refusals;	     /* refused records acceptable */
 	enum att_lat_demotions demotions;
 	struct att_lat_match *acceptable;
 	size_t nacceptable;

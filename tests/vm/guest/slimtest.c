@@ -23,7 +23,8 @@
  *
  * and the operations between processes, on processes and through io_uring
  * listed in slimtest_ipc.c, slimtest_proc.c, slimtest_uring.c and
- * slimtest_splice.c.
+ * slimtest_splice.c; and what root does to the system itself, in
+ * slimtest_root.c.
  *
  * ERRNO is the symbolic name (EACCES, EPERM, ...). Exit status 0 unless
  * an operation could not even be attempted.
@@ -66,6 +67,7 @@ const char *ename(int e)
 	case EBADF: return "EBADF";
 	case EAGAIN: return "EAGAIN";
 	case ENOTSUP: return "ENOTSUP";
+	case EBUSY: return "EBUSY";
 	default: return strerror(e);
 	}
 }
@@ -281,6 +283,8 @@ int main(int argc, char **argv)
 				n = slimtest_uring_op(op, argc, argv, i);
 			if (n == -1)
 				n = slimtest_splice_op(op, argc, argv, i);
+			if (n == -1)
+				n = slimtest_root_op(op, argc, argv, i);
 			if (n < 0) {
 				fprintf(stderr, "slimtest: bad operation '%s'\n",
 					op);

@@ -29,5 +29,6 @@ int slimtest_ipc_op(const char *op, int argc, char **argv, int i);
 int slimtest_proc_op(const char *op, int argc, char **argv, int i);
 int slimtest_uring_op(const char *op, int argc, char **argv, int i);
 int slimtest_splice_op(const char *op, int argc, char **argv, int i);
+int slimtest_root_op(const char *op, int argc, char **argv, int i);
 
 #endif
