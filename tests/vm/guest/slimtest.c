@@ -22,8 +22,8 @@
  *   exec PROG ARG... replace this process (ends the list)
  *
  * and the operations between processes, on processes and through io_uring
- * listed in slimtest_ipc.c, slimtest_proc.c, slimtest_uring.c and
- * slimtest_splice.c.
+ * listed in slimtest_ipc.c, slimtest_proc.c, slimtest_uring.c,
+ * slimtest_splice.c and slimtest_data.c.
  *
  * ERRNO is the symbolic name (EACCES, EPERM, ...). Exit status 0 unless
  * an operation could not even be attempted.
@@ -66,6 +66,7 @@ const char *ename(int e)
 	case EBADF: return "EBADF";
 	case EAGAIN: return "EAGAIN";
 	case ENOTSUP: return "ENOTSUP";
+	case ENOSYS: return "ENOSYS";
 	default: return strerror(e);
 	}
 }
@@ -281,6 +282,8 @@ int main(int argc, char **argv)
 				n = slimtest_uring_op(op, argc, argv, i);
 			if (n == -1)
 				n = slimtest_splice_op(op, argc, argv, i);
+			if (n == -1)
+				n = slimtest_data_op(op, argc, argv, i);
 			if (n < 0) {
 				fprintf(stderr, "slimtest: bad operation '%s'\n",
 					op);
