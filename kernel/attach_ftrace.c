@@ -22,6 +22,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/binfmts.h>
+#include <linux/key.h>
 #include "attach.h"
 #include "hooks.h"
 #include "compat.h"
@@ -456,6 +457,69 @@ static int slim_call_move_mount(struct ftrace_regs *fregs)
 				    (const struct path *)ARG(1));
 }
 
+/* the remaining data paths (lattice_data.c) */
+static int slim_call_socket_getsockopt(struct ftrace_regs *fregs)
+{
+	return slim_hook_socket_getsockopt((struct socket *)ARG(0), (int)ARG(1),
+					   (int)ARG(2));
+}
+
+static int slim_call_key_alloc(struct ftrace_regs *fregs)
+{
+	return slim_hook_key_alloc((struct key *)ARG(0),
+				   (const struct cred *)ARG(1), ARG(2));
+}
+
+static int slim_call_key_free(struct ftrace_regs *fregs)
+{
+	slim_hook_key_free((struct key *)ARG(0));
+	return 0;
+}
+
+static int slim_call_key_permission(struct ftrace_regs *fregs)
+{
+	return slim_hook_key_permission((key_ref_t)ARG(0),
+					(const struct cred *)ARG(1),
+					(enum key_need_perm)ARG(2));
+}
+
+static int slim_call_sem_alloc(struct ftrace_regs *fregs)
+{
+	return slim_hook_sem_alloc_security((struct kern_ipc_perm *)ARG(0));
+}
+
+static int slim_call_sem_free(struct ftrace_regs *fregs)
+{
+	slim_hook_sem_free_security((struct kern_ipc_perm *)ARG(0));
+	return 0;
+}
+
+static int slim_call_sem_semop(struct ftrace_regs *fregs)
+{
+	return slim_hook_sem_semop((struct kern_ipc_perm *)ARG(0),
+				   (struct sembuf *)ARG(1),
+				   (unsigned int)ARG(2), (int)ARG(3));
+}
+
+static int slim_call_sem_semctl(struct ftrace_regs *fregs)
+{
+	return slim_hook_sem_semctl((struct kern_ipc_perm *)ARG(0),
+				    (int)ARG(1));
+}
+
+static int slim_call_inode_getxattr(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_getxattr((struct dentry *)ARG(0),
+					(const char *)ARG(1));
+}
+
+static int slim_call_init_security_anon(struct ftrace_regs *fregs)
+{
+	return slim_hook_inode_init_security_anon((struct inode *)ARG(0),
+						  (const struct qstr *)ARG(1),
+						  (const struct inode *)ARG(2));
+}
+
 static int slim_call_file_ioctl(struct ftrace_regs *fregs)
 {
 	return slim_hook_file_ioctl((struct file *)ARG(0),
@@ -525,9 +589,36 @@ static int slim_call_kprobes_enabled(struct ftrace_regs *fregs)
 					       (size_t)ARG(2));
 }
 
+/* netlink_attachskb(sk, skb, timeo, ssk) */
+static int slim_call_netlink_attachskb(struct ftrace_regs *fregs)
+{
+	return slim_hook_netlink_attachskb((struct sock *)ARG(0),
+					   (struct sock *)ARG(3));
+}
+
 #undef ARG
 
 static struct slim_ftrace_hook slim_hooks[] = {
+	{ .symbol = "security_socket_getsockopt",
+	  .call = slim_call_socket_getsockopt, .can_deny = true },
+	{ .symbol = "security_key_alloc", .call = slim_call_key_alloc,
+	  .can_deny = true },
+	{ .symbol = "security_key_free", .call = slim_call_key_free },
+	{ .symbol = "security_key_permission",
+	  .call = slim_call_key_permission, .can_deny = true },
+	{ .symbol = "security_sem_alloc", .call = slim_call_sem_alloc,
+	  .can_deny = true },
+	{ .symbol = "security_sem_free", .call = slim_call_sem_free },
+	{ .symbol = "security_sem_semop", .call = slim_call_sem_semop,
+	  .can_deny = true },
+	{ .symbol = "security_sem_semctl", .call = slim_call_sem_semctl,
+	  .can_deny = true },
+	{ .symbol = "security_inode_getxattr",
+	  .call = slim_call_inode_getxattr, .can_deny = true },
+	{ .symbol = "security_inode_init_security_anon",
+	  .call = slim_call_init_security_anon, .can_deny = true },
+	{ .symbol = "netlink_attachskb", .call = slim_call_netlink_attachskb,
+	  .optional = true },
 	{ .symbol = "security_task_free", .call = slim_call_task_free },
 	{ .symbol = "security_inode_free", .call = slim_call_inode_free },
 	{ .symbol = "security_task_alloc", .call = slim_call_task_alloc,

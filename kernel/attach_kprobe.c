@@ -85,6 +85,33 @@ static int slim_unix_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+/* netlink_recvmsg(), eventfd_read(), tty_read(): lattice_data.c */
+static int slim_sock_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct sock *sk = *(struct sock **)ri->data;
+	int rc;
+
+	if (!sk || (long)regs_return_value(regs) <= 0)
+		return 0;
+	rc = slim_hook_sock_recv_done(sk);
+	if (rc)
+		regs_set_return_value(regs, rc);
+	return 0;
+}
+
+static int slim_file_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct file *file = *(struct file **)ri->data;
+	int rc;
+
+	if (!file || (long)regs_return_value(regs) <= 0)
+		return 0;
+	rc = slim_hook_file_read_done(file);
+	if (rc)
+		regs_set_return_value(regs, rc);
+	return 0;
+}
+
 #define SLIM_RPROBE(sym, entry, ret, type) {				\
 	.rp = {								\
 		.kp.symbol_name = sym,					\
@@ -104,6 +131,12 @@ static struct slim_rprobe slim_rprobes[] = {
 	/* its call of unix_dgram_recvmsg() is inlined in Debian's kernels */
 	SLIM_RPROBE("unix_seqpacket_recvmsg", slim_unix_entry, slim_unix_ret,
 		    struct sock *),
+	SLIM_RPROBE("netlink_recvmsg", slim_unix_entry, slim_sock_ret,
+		    struct sock *),
+	SLIM_RPROBE("eventfd_read", slim_pipe_entry, slim_file_ret,
+		    struct file *),
+	SLIM_RPROBE("tty_read", slim_pipe_entry, slim_file_ret,
+		    struct file *),
 };
 
 /*

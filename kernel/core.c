@@ -18,8 +18,11 @@
 #include <linux/string.h>
 #include "hooks.h"
 
-/* the most rules any hook has (file_open, mmap_file: two) */
-#define SLIM_HOOK_SLOTS 3
+/*
+ * the most rules any hook has (file_open: two; mmap_file: three, with
+ * lattice_data.c's)
+ */
+#define SLIM_HOOK_SLOTS 4
 
 static const struct slim_hook *slim_heads[SLIM_NHOOKS][SLIM_HOOK_SLOTS];
 
@@ -58,6 +61,8 @@ int slim_hooks_init(void)
 		rc = slim_lattice_dir_add_hooks();
 	if (!rc)
 		rc = slim_lattice_confine_add_hooks();
+	if (!rc)
+		rc = slim_lattice_data_add_hooks();
 	if (!rc)
 		rc = slim_measure_add_hooks();
 	if (!rc)
@@ -380,6 +385,62 @@ int slim_hook_move_mount(const struct path *from_path,
 	return call_int_hook(move_mount, from_path, to_path);
 }
 
+int slim_hook_socket_getsockopt(struct socket *sock, int level, int optname)
+{
+	return call_int_hook(socket_getsockopt, sock, level, optname);
+}
+
+int slim_hook_key_alloc(struct key *key, const struct cred *cred,
+			unsigned long flags)
+{
+	return call_int_hook(key_alloc, key, cred, flags);
+}
+
+void slim_hook_key_free(struct key *key)
+{
+	call_void_hook(key_free, key);
+}
+
+int slim_hook_key_permission(key_ref_t key_ref, const struct cred *cred,
+			     enum key_need_perm need_perm)
+{
+	return call_int_hook(key_permission, key_ref, cred, need_perm);
+}
+
+int slim_hook_sem_alloc_security(struct kern_ipc_perm *perm)
+{
+	return call_int_hook(sem_alloc_security, perm);
+}
+
+void slim_hook_sem_free_security(struct kern_ipc_perm *perm)
+{
+	call_void_hook(sem_free_security, perm);
+}
+
+int slim_hook_sem_semop(struct kern_ipc_perm *perm, struct sembuf *sops,
+			unsigned int nsops, int alter)
+{
+	return call_int_hook(sem_semop, perm, sops, nsops, alter);
+}
+
+int slim_hook_sem_semctl(struct kern_ipc_perm *perm, int cmd)
+{
+	return call_int_hook(sem_semctl, perm, cmd);
+}
+
+int slim_hook_inode_getxattr(struct dentry *dentry, const char *name)
+{
+	return call_int_hook(inode_getxattr, dentry, name);
+}
+
+int slim_hook_inode_init_security_anon(struct inode *inode,
+				       const struct qstr *name,
+				       const struct inode *context_inode)
+{
+	return call_int_hook(inode_init_security_anon, inode, name,
+			     context_inode);
+}
+
 int slim_hook_file_ioctl(struct file *file, unsigned int cmd,
 			 unsigned long arg)
 {
@@ -405,6 +466,21 @@ int slim_hook_delete_module(const char __user *name, unsigned int flags)
 int slim_hook_kprobes_enabled_write(const char __user *buf, size_t count)
 {
 	return call_int_hook(kprobes_enabled_write, buf, count);
+}
+
+int slim_hook_netlink_attachskb(struct sock *sk, struct sock *ssk)
+{
+	return call_int_hook(netlink_attachskb, sk, ssk);
+}
+
+int slim_hook_sock_recv_done(struct sock *sk)
+{
+	return call_int_hook(sock_recv_done, sk);
+}
+
+int slim_hook_file_read_done(struct file *file)
+{
+	return call_int_hook(file_read_done, file);
 }
 
 /* ---- what the attach layers offer the rules ----------------------------- */

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 #include <linux/compiler.h>
 #include <linux/init.h>
+#include <linux/key.h>
 
 struct linux_binprm;
 struct file;
@@ -36,6 +37,9 @@ struct kern_ipc_perm;
 struct msg_msg;
 struct path;
 struct vfsmount;
+struct key;
+struct sembuf;
+struct qstr;
 
 /*
  * Every hook of the module. The name is the LSM hook's, or the traced
@@ -131,6 +135,25 @@ enum slim_hook_id {
 	SLIM_HOOK_sys_confined,
 	SLIM_HOOK_delete_module,
 	SLIM_HOOK_kprobes_enabled_write,
+	/*
+	 * the remaining data paths (lattice_data.c). netlink_attachskb: a
+	 * traced function (used args: the receiving and the sending sock);
+	 * sock_recv_done, file_read_done: the return of a netlink_recvmsg(),
+	 * eventfd_read() or tty_read() that returned data.
+	 */
+	SLIM_HOOK_socket_getsockopt,
+	SLIM_HOOK_key_alloc,
+	SLIM_HOOK_key_free,
+	SLIM_HOOK_key_permission,
+	SLIM_HOOK_sem_alloc_security,
+	SLIM_HOOK_sem_free_security,
+	SLIM_HOOK_sem_semop,
+	SLIM_HOOK_sem_semctl,
+	SLIM_HOOK_inode_getxattr,
+	SLIM_HOOK_inode_init_security_anon,
+	SLIM_HOOK_netlink_attachskb,
+	SLIM_HOOK_sock_recv_done,
+	SLIM_HOOK_file_read_done,
 	SLIM_NHOOKS,
 };
 
@@ -213,6 +236,24 @@ union slim_hook_fn {
 	int (*sys_confined)(const char *what);
 	int (*delete_module)(const char __user *name, unsigned int flags);
 	int (*kprobes_enabled_write)(const char __user *buf, size_t count);
+	int (*socket_getsockopt)(struct socket *sock, int level, int optname);
+	int (*key_alloc)(struct key *key, const struct cred *cred,
+			 unsigned long flags);
+	void (*key_free)(struct key *key);
+	int (*key_permission)(key_ref_t key_ref, const struct cred *cred,
+			      enum key_need_perm need_perm);
+	int (*sem_alloc_security)(struct kern_ipc_perm *perm);
+	void (*sem_free_security)(struct kern_ipc_perm *perm);
+	int (*sem_semop)(struct kern_ipc_perm *perm, struct sembuf *sops,
+			 unsigned int nsops, int alter);
+	int (*sem_semctl)(struct kern_ipc_perm *perm, int cmd);
+	int (*inode_getxattr)(struct dentry *dentry, const char *name);
+	int (*inode_init_security_anon)(struct inode *inode,
+					const struct qstr *name,
+					const struct inode *context_inode);
+	int (*netlink_attachskb)(struct sock *sk, struct sock *ssk);
+	int (*sock_recv_done)(struct sock *sk);
+	int (*file_read_done)(struct file *file);
 };
 
 struct slim_hook {
@@ -229,13 +270,14 @@ int slim_hooks_init(void);
 
 /*
  * each concern's list: the lattice (lattice_hooks.c, lattice_ipc.c,
- * lattice_splice.c), measurement (measure_hooks.c), and the sleepable
+ * lattice_splice.c, lattice_data.c), measurement (measure_hooks.c), and the sleepable
  * open's own bookkeeping (attach_fsnotify.c: which superblocks it watches)
  */
 int slim_lattice_file_add_hooks(void);
 int slim_lattice_ipc_add_hooks(void);
 int slim_lattice_splice_add_hooks(void);
 int slim_lattice_dir_add_hooks(void);
+int slim_lattice_data_add_hooks(void);
 int slim_measure_add_hooks(void);
 int slim_watch_add_hooks(void);
 int slim_lattice_confine_add_hooks(void);
@@ -316,6 +358,24 @@ int slim_hook_file_ioctl_compat(struct file *file, unsigned int cmd,
 int slim_hook_sys_confined(const char *what);
 int slim_hook_delete_module(const char __user *name, unsigned int flags);
 int slim_hook_kprobes_enabled_write(const char __user *buf, size_t count);
+int slim_hook_socket_getsockopt(struct socket *sock, int level, int optname);
+int slim_hook_key_alloc(struct key *key, const struct cred *cred,
+			unsigned long flags);
+void slim_hook_key_free(struct key *key);
+int slim_hook_key_permission(key_ref_t key_ref, const struct cred *cred,
+			     enum key_need_perm need_perm);
+int slim_hook_sem_alloc_security(struct kern_ipc_perm *perm);
+void slim_hook_sem_free_security(struct kern_ipc_perm *perm);
+int slim_hook_sem_semop(struct kern_ipc_perm *perm, struct sembuf *sops,
+			unsigned int nsops, int alter);
+int slim_hook_sem_semctl(struct kern_ipc_perm *perm, int cmd);
+int slim_hook_inode_getxattr(struct dentry *dentry, const char *name);
+int slim_hook_inode_init_security_anon(struct inode *inode,
+				       const struct qstr *name,
+				       const struct inode *context_inode);
+int slim_hook_netlink_attachskb(struct sock *sk, struct sock *ssk);
+int slim_hook_sock_recv_done(struct sock *sk);
+int slim_hook_file_read_done(struct file *file);
 
 /*
  * What an attach layer offers the rules, through the core (the rules do

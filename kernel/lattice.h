@@ -53,6 +53,7 @@ enum slim_denial {
 	SLIM_RULE_LABEL, SLIM_RULE_NOMEM, SLIM_RULE_EVM,
 	SLIM_RULE_PTRACE, SLIM_RULE_PTRACE_DOWN, SLIM_RULE_SIGNAL,
 	SLIM_RULE_META, SLIM_RULE_MAPPED, SLIM_RULE_DIR, SLIM_RULE_CONFINE,
+	SLIM_RULE_MULTICAST, SLIM_RULE_SIGNAL_DOWN,
 };
 
 enum slim_counter {
@@ -160,6 +161,9 @@ int slim_check_write(const struct path *path, const struct slim_level *t,
 int slim_read_from(struct task_struct *task, enum slim_cause cause,
 		   const struct path *path, const struct slim_level *t,
 		   const struct slim_level *obj, gfp_t gfp);
+int slim_read_object(struct task_struct *task, const char *what,
+		     const struct slim_level *t, const struct slim_level *obj,
+		     gfp_t gfp);
 struct slim_level slim_written_level(const struct slim_level *t);
 
 /* lattice_ipc.c: pipes, UNIX sockets, SysV IPC, processes, metadata */
@@ -203,6 +207,9 @@ int slim_splice(struct file *in, struct file *out);
 int slim_msg_alloc(struct msg_msg *msg);
 int slim_msg_store(struct msg_msg *msg);
 int slim_sock_sendpage(struct file *file);
+
+/* lattice_data.c: the remaining data paths (issue 40) */
+int slim_shared_write(struct file *file);
 
 /* lattice_fs.c: securityfs files of the lattice */
 int slim_lattice_fs_init(struct dentry *dir);

@@ -162,6 +162,12 @@ static bool slim_demotion_blocked(struct task_struct *task,
 	if (READ_ONCE(task->vfork_done) ||
 	    test_bit(MMF_MULTIPROCESS, &mm->flags))
 		return true;
+	/*
+	 * long-term pins (io_uring's fixed buffers, RDMA): the pages stay
+	 * writable through the pin after munmap, whoever else maps them
+	 */
+	if (atomic64_read(&mm->pinned_vm))
+		return true;
 	return slim_mm_blocks(mm, t, integ, secr,
 			      task == current && gfpflags_allow_blocking(gfp));
 }
@@ -175,6 +181,7 @@ static const char *const slim_read_verb[] = {
 	[SLIM_CAUSE_SHM] = "attached",
 	[SLIM_CAUSE_MSG] = "received a",
 	[SLIM_CAUSE_MQUEUE] = "received a",
+	[SLIM_CAUSE_OBJECT] = "read from a",
 };
 
 /*
@@ -183,9 +190,10 @@ static const char *const slim_read_verb[] = {
  * socket, a pipe, a SysV segment or message, another process's memory.
  * Returns the error that refuses the read in enforce mode, else 0.
  */
-int slim_read_from(struct task_struct *task, enum slim_cause cause,
-		   const struct path *path, const struct slim_level *t,
-		   const struct slim_level *obj, gfp_t gfp)
+static int slim_read_named(struct task_struct *task, enum slim_cause cause,
+			   const struct path *path, const char *what,
+			   const struct slim_level *t,
+			   const struct slim_level *obj, gfp_t gfp)
 {
 	unsigned int integ = t->integ, secr = t->secr;
 	char name[SLIM_NAME_MAX];
@@ -205,7 +213,8 @@ int slim_read_from(struct task_struct *task, enum slim_cause cause,
 		rc = cause == SLIM_CAUSE_FILE || cause == SLIM_CAUSE_PIPE ?
 			slim_deny(SLIM_RULE_MAPPED, path, NULL, t, obj) :
 			slim_deny_named(SLIM_RULE_MAPPED, "object",
-					slim_cause_name(cause), t, obj);
+					what ? what : slim_cause_name(cause),
+					t, obj);
 		if (rc)
 			return rc;
 	}
@@ -226,8 +235,28 @@ int slim_read_from(struct task_struct *task, enum slim_cause cause,
 			  slim_read_verb[cause],
 			  cause == SLIM_CAUSE_FILE ?
 			  slim_objname(path, NULL, name, sizeof(name)) :
-			  slim_cause_name(cause));
+			  what ? what : slim_cause_name(cause));
 	return 0;
+}
+
+int slim_read_from(struct task_struct *task, enum slim_cause cause,
+		   const struct path *path, const struct slim_level *t,
+		   const struct slim_level *obj, gfp_t gfp)
+{
+	return slim_read_named(task, cause, path, NULL, t, obj, gfp);
+}
+
+/*
+ * @task reads data of levels @obj from a kernel object that is neither a
+ * file nor one of the objects above (lattice_data.c): @what names it in
+ * the log line ("(eventfd)"); its record's cause is SLIM_CAUSE_OBJECT.
+ */
+int slim_read_object(struct task_struct *task, const char *what,
+		     const struct slim_level *t, const struct slim_level *obj,
+		     gfp_t gfp)
+{
+	return slim_read_named(task, SLIM_CAUSE_OBJECT, NULL, what, t, obj,
+			       gfp);
 }
 
 static int slim_apply_read(const struct path *path,

@@ -73,6 +73,8 @@ static const char *const slim_rule_names[] = {
 	[SLIM_RULE_MAPPED] = "no demotion while sharing writable memory",
 	[SLIM_RULE_DIR] = "no change of a directory up in integrity",
 	[SLIM_RULE_CONFINE] = "no change to the system below SYSTEM integrity",
+	[SLIM_RULE_MULTICAST] = "no broadcast to local sockets below SYSTEM PUBLIC",
+	[SLIM_RULE_SIGNAL_DOWN] = "no signal with data down in secrecy",
 };
 
 static const int slim_rule_counter[] = {
@@ -89,6 +91,8 @@ static const int slim_rule_counter[] = {
 	[SLIM_RULE_MAPPED] = SLIM_C_DENY_MAPPED,
 	[SLIM_RULE_DIR] = SLIM_C_DENY_WRITE_UP,
 	[SLIM_RULE_CONFINE] = SLIM_C_DENY_CONFINE,
+	[SLIM_RULE_MULTICAST] = SLIM_C_DENY_WRITE_UP,
+	[SLIM_RULE_SIGNAL_DOWN] = SLIM_C_DENY_SIGNAL,
 };
 
 static DEFINE_RATELIMIT_STATE(slim_log_rs, 5 * HZ, 20);
@@ -130,6 +134,7 @@ static const char *const slim_cause_names[] = {
 	[SLIM_CAUSE_SHM] = "(SysV shared memory)",
 	[SLIM_CAUSE_MSG] = "(SysV message)",
 	[SLIM_CAUSE_MQUEUE] = "(POSIX message)",
+	[SLIM_CAUSE_OBJECT] = "(kernel object)",
 };
 
 /* an object that is not a file, for a log line */
@@ -162,7 +167,8 @@ int slim_deny_named(enum slim_denial rule, const char *kind, const char *what,
 		return 0;
 	return rule == SLIM_RULE_NOMEM ? -ENOMEM :
 		rule == SLIM_RULE_LABEL || rule == SLIM_RULE_EVM ||
-		rule == SLIM_RULE_SIGNAL || rule == SLIM_RULE_CONFINE ?
+		rule == SLIM_RULE_SIGNAL || rule == SLIM_RULE_SIGNAL_DOWN ||
+		rule == SLIM_RULE_CONFINE ?
 		-EPERM : -EACCES;
 }
 

@@ -88,6 +88,7 @@ enum slim_cause {
 	SLIM_CAUSE_FILE = 1, SLIM_CAUSE_IP, SLIM_CAUSE_PROCESS,
 	SLIM_CAUSE_PIPE, SLIM_CAUSE_UNIX, SLIM_CAUSE_SHM, SLIM_CAUSE_MSG,
 	SLIM_CAUSE_MQUEUE,
+	SLIM_CAUSE_OBJECT,	/* netlink, eventfd, pty, key, semaphore, xattr */
 };
 
 #endif /* SLIM_WIRE_H */

@@ -121,7 +121,8 @@ static int load_match(struct att_lat_match *m, struct json_object *o, char *err,
 				"acceptable_demotions: keys are exe, comm, "
 				"path (non-empty strings) and cause (\"file\", "
 				"\"ip\", \"process\", \"pipe\", \"unix\", "
-				"\"shm\", \"msg\" or \"mqueue\")");
+				"\"shm\", \"msg\", \"mqueue\" or "
+				"\"object\")");
 		if (rc == ATT_E_FORMAT)
 			return bad(err, n,
 				   "acceptable_demotions: exe, comm and path "

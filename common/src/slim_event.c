@@ -76,6 +76,9 @@ static const struct att_sev_cause_info causes[] = {
 	{ATT_SEV_CAUSE_MSG, "msg", "SysV message", "receiving a SysV message"},
 	{ATT_SEV_CAUSE_MQUEUE, "mqueue", "POSIX message",
 	 "receiving a POSIX message"},
+	{ATT_SEV_CAUSE_OBJECT, "object", "kernel object",
+	 "reading a kernel object (netlink, eventfd, pty, key, semaphore, "
+	 "xattr)"},
 };
 
 const struct att_sev_cause_info *att_sev_cause(unsigned int cause)

@@ -494,7 +494,7 @@ static void parse_bad_bytes(void **state)
 	assert_int_equal(parse_rc(&b), ATT_E_FORMAT);
 	att_buf_release(&b);
 
-	rec_demotion(&b, 1, "/bin/cat", 9, "/x"); /* cause 9 */
+	rec_demotion(&b, 1, "/bin/cat", 10, "/x"); /* cause 10 */
 	assert_int_equal(parse_rc(&b), ATT_E_FORMAT);
 	att_buf_release(&b);
 	rec_demotion(&b, 1, "/bin/cat", 1, NULL); /* file, no path */
@@ -781,7 +781,7 @@ static void policy_bad_json(void **state)
 	}
 }
 
-/* ---- the inter-process causes (3 to 7) ---------------------------- */
+/* ---- the inter-process causes (3 to 9) ---------------------------- */
 
 static const struct {
 	uint8_t value;
@@ -793,6 +793,9 @@ static const struct {
 	{6, "shm", "after attaching SysV shared memory)"},
 	{7, "msg", "after receiving a SysV message)"},
 	{8, "mqueue", "after receiving a POSIX message)"},
+	{9, "object",
+	 "after reading a kernel object (netlink, eventfd, pty, key, "
+	 "semaphore, xattr))"},
 };
 
 #define NCAUSES (sizeof(new_causes) / sizeof(new_causes[0]))
@@ -825,7 +828,7 @@ static void causes_table(void **state)
 		assert_ptr_equal(att_sev_cause_by_name(new_causes[i].name), c);
 	}
 	assert_null(att_sev_cause(0));
-	assert_null(att_sev_cause(9));
+	assert_null(att_sev_cause(10));
 	assert_null(att_sev_cause(255));
 	assert_null(att_sev_cause_by_name("fifo"));
 	assert_null(att_sev_cause_by_name(""));
@@ -868,10 +871,10 @@ static void causes_parse_and_fold(void **state)
 	}
 }
 
-/* cause 0 and 9 are malformed records, and the reason says so */
+/* cause 0 and 10 are malformed records, and the reason says so */
 static void causes_unknown_refused(void **state)
 {
-	static const uint8_t bad[] = {0, 9, 255};
+	static const uint8_t bad[] = {0, 10, 255};
 	struct att_slim_event ev;
 	struct att_lat_state st;
 	struct att_buf b;
@@ -887,7 +890,7 @@ static void causes_unknown_refused(void **state)
 						      sizeof(why)),
 				 ATT_E_FORMAT);
 		assert_non_null(strstr(why, want));
-		assert_non_null(strstr(why, "1 to 8"));
+		assert_non_null(strstr(why, "1 to 9"));
 		loaded(&st);
 		why[0] = '\0';
 		assert_int_equal(step(&st, NULL, &b, 0, why, sizeof(why)),
@@ -1043,7 +1046,7 @@ static void causes_stored(void **state)
 	assert_int_equal(att_lat_state_decode(&r, &back), ATT_OK);
 	assert_memory_equal(&st, &back, sizeof(st));
 	att_buf_release(&enc);
-	st.recent[2].cause = 9;
+	st.recent[2].cause = 10;
 	att_buf_init(&enc, 0);
 	assert_int_equal(att_lat_state_encode(&st, &enc), ATT_OK);
 	att_rd_init(&r, enc.data, enc.len);

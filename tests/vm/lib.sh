@@ -190,7 +190,8 @@ vm_build_initramfs() {
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/slimtest" \
 		"$VM_DIR/guest/slimtest.c" "$VM_DIR/guest/slimtest_ipc.c" \
 		"$VM_DIR/guest/slimtest_proc.c" "$VM_DIR/guest/slimtest_uring.c" \
-		"$VM_DIR/guest/slimtest_splice.c" "$VM_DIR/guest/slimtest_root.c" ||
+		"$VM_DIR/guest/slimtest_splice.c" "$VM_DIR/guest/slimtest_root.c" \
+		"$VM_DIR/guest/slimtest_data.c" ||
 		{ rm -rf "$root"; return 1; }
 	chmod 755 "$root/init"
 	(cd "$root" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"

@@ -55,7 +55,9 @@ enum att_sev_cause {
 	ATT_SEV_CAUSE_SHM = SLIM_CAUSE_SHM,   /* a SysV shared memory attach */
 	ATT_SEV_CAUSE_MSG = SLIM_CAUSE_MSG,   /* a SysV message received */
 	ATT_SEV_CAUSE_MQUEUE = SLIM_CAUSE_MQUEUE, /* a POSIX message received */
-	ATT_SEV_CAUSE_LAST = ATT_SEV_CAUSE_MQUEUE,
+	/* a netlink socket, an eventfd, a pty, a key, a semaphore, an xattr */
+	ATT_SEV_CAUSE_OBJECT = SLIM_CAUSE_OBJECT,
+	ATT_SEV_CAUSE_LAST = ATT_SEV_CAUSE_OBJECT,
 };
 
 /*

@@ -4,6 +4,7 @@
 . /vm/common.sh
 . /vm/lattice.sh
 . /vm/lattice_ipc.sh
+. /vm/lattice_data.sh
 . /vm/evm.sh
 . /vm/root.sh
 
@@ -293,7 +294,7 @@ scn_lock_refuses_removal() {
 ALL_SCENARIOS="load exec_once exec_again exec_modified file_read_root mmap_exec denied_open
 file_write_only file_read_nonroot dump_clean policy_malformed policy_replace
 violation_open_writers violation_tomtou dump_violations unload reload_gap
-unload_under_load $LATTICE_SCENARIOS $LATTICE_IPC_SCENARIOS $EVM_SCENARIOS
+unload_under_load $LATTICE_SCENARIOS $LATTICE_IPC_SCENARIOS $LATTICE_DATA_SCENARIOS $EVM_SCENARIOS
 lattice_unload_under_load lock_refuses_removal $ROOT_SCENARIOS"
 
 # /vm/only (VM_SCENARIOS on the host, e.g. tests/vm/loop.sh): run just

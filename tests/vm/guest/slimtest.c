@@ -22,9 +22,9 @@
  *   exec PROG ARG... replace this process (ends the list)
  *
  * and the operations between processes, on processes and through io_uring
- * listed in slimtest_ipc.c, slimtest_proc.c, slimtest_uring.c and
- * slimtest_splice.c; and what root does to the system itself, in
- * slimtest_root.c.
+ * listed in slimtest_ipc.c, slimtest_proc.c, slimtest_uring.c,
+ * slimtest_splice.c and slimtest_data.c; and what root does to the
+ * system itself, in slimtest_root.c.
  *
  * ERRNO is the symbolic name (EACCES, EPERM, ...). Exit status 0 unless
  * an operation could not even be attempted.
@@ -68,6 +68,7 @@ const char *ename(int e)
 	case EAGAIN: return "EAGAIN";
 	case ENOTSUP: return "ENOTSUP";
 	case EBUSY: return "EBUSY";
+	case ENOSYS: return "ENOSYS";
 	default: return strerror(e);
 	}
 }
@@ -285,6 +286,8 @@ int main(int argc, char **argv)
 				n = slimtest_splice_op(op, argc, argv, i);
 			if (n == -1)
 				n = slimtest_root_op(op, argc, argv, i);
+			if (n == -1)
+				n = slimtest_data_op(op, argc, argv, i);
 			if (n < 0) {
 				fprintf(stderr, "slimtest: bad operation '%s'\n",
 					op);

@@ -3,7 +3,8 @@
  * slimtest.h - what slimtest.c shares with the operations in
  * slimtest_ipc.c (between processes), slimtest_proc.c (on processes,
  * metadata and mappings), slimtest_uring.c (io_uring) and
- * slimtest_splice.c (splice, tee, vmsplice, POSIX messages).
+ * slimtest_splice.c (splice, tee, vmsplice, POSIX messages) and
+ * slimtest_data.c (the remaining data paths).
  */
 #ifndef SLIMTEST_H
 #define SLIMTEST_H
@@ -30,5 +31,8 @@ int slimtest_proc_op(const char *op, int argc, char **argv, int i);
 int slimtest_uring_op(const char *op, int argc, char **argv, int i);
 int slimtest_splice_op(const char *op, int argc, char **argv, int i);
 int slimtest_root_op(const char *op, int argc, char **argv, int i);
+int slimtest_data_op(const char *op, int argc, char **argv, int i);
+/* the child of the last spawn (slimtest_proc.c) */
+pid_t slimtest_spawned(void);
 
 #endif

@@ -51,6 +51,11 @@ static pid_t child = -1;
 static void *mapped;
 static volatile char target_byte = 'a';
 
+pid_t slimtest_spawned(void)
+{
+	return child;
+}
+
 /*
  * The child blocks reading a pipe whose other end only this process holds:
  * it reads EOF and ends when this process does, without a signal (which a
