@@ -43,6 +43,20 @@ for k in want:
 json.dump(want, open(out, "w"), sort_keys=True)
 PY
 }
+with_scripts() { # WANT.json: adds the scripts of $T/scripts.txt
+python3 - "$1" "$T/scripts.txt" <<'PY'
+import json, sys
+want = json.load(open(sys.argv[1]))
+for line in open(sys.argv[2]):
+    pkg, name, h = line.split()
+    for path in ("/var/lib/dpkg/info/%s.%s" % (pkg, name), "/var/lib/dpkg/tmp.ci/" + name):
+        want.setdefault(path, [])
+        if h not in want[path]:
+            want[path].append(h)
+            want[path].sort()
+json.dump(want, open(sys.argv[1], "w"), sort_keys=True)
+PY
+}
 same_digests() { # WL EXPECTED
 	python3 - "$1" "$2" <<'PY'
 import json, sys
@@ -60,6 +74,20 @@ PY
 mkdir "$T/x"
 for f in $DEBS; do dpkg-deb --fsys-tarfile "$f" | tar -x -C "$T/x"; done
 expect_tree "$T/x" "$T/want.json"
+# and the maintainer scripts, as dpkg-deb -e extracts them, under the names
+# dpkg runs them by: /var/lib/dpkg/info/PKG[:ARCH].NAME and tmp.ci/NAME
+mkdir "$T/ctl"
+for f in $DEBS; do
+	c="$T/ctl/$(basename "$f")"
+	dpkg-deb -e "$f" "$c"
+	p=$(dpkg-deb -f "$f" Package)
+	[ "$(dpkg-deb -f "$f" Multi-Arch)" = same ] && p="$p:$(dpkg-deb -f "$f" Architecture)"
+	for n in preinst postinst prerm postrm config; do
+		[ -f "$c/$n" ] && echo "$p $n $(sha256sum "$c/$n" | cut -d' ' -f1)"
+	done
+done >"$T/scripts.txt"
+with_scripts "$T/want.json"
+[ -s "$T/scripts.txt" ] && ok "the packages have maintainer scripts ($(wc -l <"$T/scripts.txt"))" || bad "no maintainer script in the test packages"
 expect 0 "create --deb (6 real packages)" "$W" create --deb $DEBS -j 2 -o "$T/deb.json"
 same_digests "$T/deb.json" "$T/want.json" && ok "every file, digests as dpkg-deb | tar | sha256sum" || bad "digests differ from dpkg-deb's"
 grep -q "6 archives" "$T/err" && grep -q "hard links" "$T/err" && ok "summary line" || { bad "summary"; cat "$T/err"; }
@@ -73,6 +101,7 @@ assert d["/usr/bin/bzcat"] == d["/usr/bin/bunzip2"] == d["/usr/bin/bzip2"], d.ge
 PY
 expect 0 "create --deb --no-usrmerge" "$W" create --deb $DEBS --no-usrmerge -o "$T/nomerge.json"
 expect_tree "$T/x" "$T/want-nomerge.json" nomerge
+with_scripts "$T/want-nomerge.json"
 same_digests "$T/nomerge.json" "$T/want-nomerge.json" && ok "--no-usrmerge: paths as packaged" || bad "--no-usrmerge"
 expect 0 "deterministic across -j" "$W" create --deb $DEBS -j 1 -o "$T/deb1.json"
 cmp -s "$T/deb.json" "$T/deb1.json" && ok "same output with -j 1" || bad "output differs between -j 1 and -j 2"
@@ -161,20 +190,58 @@ bio = io.BytesIO()
 with tarfile.open(fileobj=bio, mode="w", format=tarfile.GNU_FORMAT, encoding="utf-8", errors="surrogateescape") as tf:
     for name, data in (("./usr/bin/bad\udcffname", b"#!/bin/sh\n"), ("./usr/bin/fine", b"#!/bin/sh\n")):
         ti = tarfile.TarInfo(name); ti.mode = 0o755; ti.size = len(data); tf.addfile(ti, io.BytesIO(data))
-ctl = lzma.compress(b"")
+cbio = io.BytesIO()
+tarfile.open(fileobj=cbio, mode="w", format=tarfile.GNU_FORMAT).close()
+ctl = lzma.compress(cbio.getvalue())
 open(os.path.join(t, "nonutf8.deb"), "wb").write(b"!<arch>\n" + member("debian-binary", b"2.0\n") +
     member("control.tar.xz", ctl) + member("data.tar.xz", lzma.compress(bio.getvalue())))
 PY
 expect 1 "a name that is not UTF-8: reported, exit 1" "$W" create --deb "$T/nonutf8.deb" -o "$T/nu.json"
 grep -q 'nonutf8.deb: name is not UTF-8.*/usr/bin/bad\\xffname' "$T/err" && grep -q '"/usr/bin/fine"' "$T/nu.json" &&
 	ok "non-UTF-8 name reported escaped, the rest written" || { bad "non-UTF-8 name"; cat "$T/err"; }
+# maintainer scripts: a Multi-Arch: same package's are dpkg's PKG:ARCH.NAME;
+# a control member that dpkg could not read fails the package
+mkdir -p "$T/ma/DEBIAN" "$T/ma/usr/bin"
+printf '#!/bin/sh\necho ok\n' >"$T/ma/usr/bin/ma-tool"
+printf '#!/bin/sh\nset -e\necho configured\n' >"$T/ma/DEBIAN/postinst"
+chmod 755 "$T/ma/usr/bin/ma-tool" "$T/ma/DEBIAN/postinst"
+printf 'Package: attest-ma\nVersion: 1\nArchitecture: amd64\nMulti-Arch: same\nMaintainer: t <t@example.org>\nDescription: t\n' >"$T/ma/DEBIAN/control"
+dpkg-deb -Zxz --root-owner-group --build "$T/ma" "$T/ma.deb" >/dev/null
+expect 0 "a Multi-Arch: same package with a postinst" "$W" create --deb "$T/ma.deb" -o "$T/ma.json"
+python3 - "$T/ma.json" "$(sha256sum "$T/ma/DEBIAN/postinst" | cut -d' ' -f1)" <<'PY' && ok "its postinst as info/attest-ma:amd64.postinst and tmp.ci/postinst, dpkg-deb's bytes" || { bad "Multi-Arch postinst"; cat "$T/ma.json"; }
+import json, sys
+d = json.load(open(sys.argv[1]))["digests"]
+assert d["/var/lib/dpkg/info/attest-ma:amd64.postinst"] == [sys.argv[2]], d
+assert d["/var/lib/dpkg/tmp.ci/postinst"] == [sys.argv[2]], d
+PY
+python3 - "$T" <<'PY'
+import io, lzma, os, sys, tarfile
+t = sys.argv[1]
+def member(name, data):
+    return b"%-16s%-12d%-6d%-6d%-8s%-10d`\n" % (name.encode(), 0, 0, 0, b"100644", len(data)) + data + (b"\n" if len(data) % 2 else b"")
+def tar(files):
+    bio = io.BytesIO()
+    with tarfile.open(fileobj=bio, mode="w", format=tarfile.GNU_FORMAT) as tf:
+        for name, data in files:
+            ti = tarfile.TarInfo(name); ti.mode = 0o755; ti.size = len(data); tf.addfile(ti, io.BytesIO(data))
+    return lzma.compress(bio.getvalue())
+data = tar([("./usr/bin/x", b"#!/bin/sh\n")])
+for name, ctl in (("ctl-nopkg", tar([("./postinst", b"#!/bin/sh\n"), ("./control", b"Version: 1\n")])),
+                  ("ctl-badpkg", tar([("./postinst", b"#!/bin/sh\n"), ("./control", b"Package: ../../etc/x\n")])),
+                  ("ctl-dotdot", tar([("../postinst", b"#!/bin/sh\n")])),
+                  ("ctl-corrupt", b"\xfd7zXZ\x00garbage")):
+    open(os.path.join(t, name + ".deb"), "wb").write(b"!<arch>\n" + member("debian-binary", b"2.0\n") +
+        member("control.tar.xz", ctl) + member("data.tar.xz", data))
+PY
 expect 0 "a crafted good package" "$W" create --deb "$T/good.deb" -o "$T/good.json"
 grep -q '"/usr/bin/ok"' "$T/good.json" && ok "crafted package listed" || bad "crafted package"
 for c in absolute:"absolute or with '..'" dotdot:"absolute or with '..'" hardlink-out:"hard link to no earlier file" \
 	hardlink-none:"hard link to no earlier file" twice:"listed twice" badxz:"data member corrupt" \
 	huge-member:"ar member over the cap" not-ar:"not an ar archive" no-data:"no data.tar member" \
 	version3:"not a version 2 package" extra-member:"unexpected ar member" truncated:"cut short" \
-	truncated-hdr:"cut short" tar-cut:"data member"; do
+	truncated-hdr:"cut short" tar-cut:"data member" ctl-nopkg:"no valid Package field" \
+	ctl-badpkg:"no valid Package field" ctl-dotdot:"absolute or with '..'" \
+	ctl-corrupt:"control member corrupt"; do
 	name=${c%%:*}
 	msg=${c#*:}
 	rm -f "$T/h.json"

@@ -178,7 +178,21 @@ static void deb_real(void **state)
 		      "9836bfe2ef94505bbf29701e8c90799ab1a5fd966d26d60d019a822c"
 		      "dbf3d61a");
 	assert_int_equal(pkg_list_find(&l, "/usr/share/doc")->kind, PKG_DIR);
-	assert_int_equal(l.bytes, 2434 + 987);
+	/* its maintainer scripts (sha256sum of dpkg-deb -e's files), under
+	 * the names dpkg runs them by */
+	assert_digest(&l, "/var/lib/dpkg/info/usr-is-merged.preinst",
+		      "727f2971fe428284f1dfcf88ead0d5c6fc6e1013b3ea4fbc87809907"
+		      "6792a2af");
+	assert_digest(&l, "/var/lib/dpkg/tmp.ci/preinst",
+		      "727f2971fe428284f1dfcf88ead0d5c6fc6e1013b3ea4fbc87809907"
+		      "6792a2af");
+	assert_digest(&l, "/var/lib/dpkg/info/usr-is-merged.postinst",
+		      "da90a5ff269ea58f1aa8f06a92ac37ab7f42d28787e4a7017992f67f"
+		      "cf48518b");
+	assert_null(
+		pkg_list_find(&l, "/var/lib/dpkg/info/usr-is-merged.prerm"));
+	/* the files and the scripts, not the control file */
+	assert_int_equal(l.bytes, 2434 + 987 + 1780 + 745);
 	pkg_list_release(&l);
 	att_buf_release(&b);
 }

@@ -2,7 +2,9 @@
 /*
  * deb.c - reads a .deb: the ar container (deb(5): "!<arch>\n", then
  * debian-binary, control.tar*, data.tar*, with "_"-prefixed members
- * allowed and ignored as dpkg does) and the files of its data member.
+ * allowed and ignored as dpkg does), the files of its data member, and
+ * the maintainer scripts of its control member under the paths dpkg runs
+ * them from (deb_scripts below).
  */
 #include "deb.h"
 
@@ -11,14 +13,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "attest/digest.h"
 #include "attest/err.h"
 #include "pkg.h"
 #include "pkg_src.h"
 
-#define AR_HDR	  60
-#define DEB_CHUNK (256 * 1024)
+#define AR_HDR		60
+#define DEB_CHUNK	(256 * 1024)
+#define DEB_CONTROL_MAX (1 << 20) /* the control file (dpkg: far less) */
+#define DEB_NAME_MAX	128	  /* a package or architecture name */
+
+/*
+ * The maintainer scripts (deb-preinst(5), deb-postinst(5), ...; config is
+ * debconf's). dpkg unpacks the control member into /var/lib/dpkg/tmp.ci/,
+ * runs the new preinst from there, then moves every script to
+ * /var/lib/dpkg/info/PKG.NAME, where postinst, prerm and postrm run.
+ * IMA measures a file once per inode and content, under the name it was
+ * first read by: preinst under tmp.ci, the others under info (an old
+ * package's prerm, the upgraded one's postinst); both names are listed.
+ */
+static const char *const deb_scripts[] = {"preinst", "postinst", "prerm",
+					  "postrm", "config"};
+#define DEB_NSCRIPTS (sizeof(deb_scripts) / sizeof(deb_scripts[0]))
 
 struct deb_ctx {
 	struct pkg_src *s;
@@ -28,6 +46,12 @@ struct deb_ctx {
 	uint64_t unpacked;
 	char *err;
 	size_t errlen;
+	const char *what; /* the member being read: "control", "data" */
+	/* the control member: the control file's fields, the scripts */
+	char *control;
+	size_t control_len;
+	int have_script[DEB_NSCRIPTS];
+	uint8_t script_digest[DEB_NSCRIPTS][ATT_DIGEST_MAX];
 };
 
 /* An ar header's decimal size field: digits, then spaces. */
@@ -80,21 +104,29 @@ static int fail(struct deb_ctx *c, int rc, const char *what, const char *name)
 	return rc;
 }
 
-static int hash_file(struct deb_ctx *c, struct archive *a, const char *path,
-		     int exec)
+/*
+ * Hashes the current entry's data into d (its first bytes into head,
+ * *nhead of them; keep: a copy of up to keep_max bytes into *keep).
+ */
+static int hash_entry(struct deb_ctx *c, struct archive *a, const char *path,
+		      uint8_t *d, uint8_t *head, size_t *nhead, size_t keep_max,
+		      char **keep, size_t *keep_len)
 {
-	uint8_t head[4], d[ATT_DIGEST_MAX] = {0};
 	uint64_t bytes = 0;
-	size_t nhead = 0;
-	int rc;
+	size_t n = 0;
 
 	att_md_init(c->md);
 	for (;;) {
 		la_ssize_t r = archive_read_data(a, c->buf, DEB_CHUNK);
 
-		if (r < 0)
-			return fail(c, ATT_E_FORMAT, "data member corrupt",
+		if (r < 0) {
+			char msg[64];
+
+			snprintf(msg, sizeof(msg), "%s member corrupt",
+				 c->what);
+			return fail(c, ATT_E_FORMAT, msg,
 				    archive_error_string(a));
+		}
 		if (r == 0)
 			break;
 		c->unpacked += (uint64_t)r;
@@ -102,14 +134,44 @@ static int hash_file(struct deb_ctx *c, struct archive *a, const char *path,
 		if (c->unpacked > PKG_MAX_UNPACKED)
 			return fail(c, ATT_E_TOO_BIG,
 				    "more unpacked than the cap", path);
-		while (nhead < sizeof(head) && nhead < (size_t)r) {
-			head[nhead] = c->buf[nhead];
-			nhead++;
+		while (head && n < 4 && n < (size_t)r) {
+			head[n] = c->buf[n];
+			n++;
+		}
+		if (keep) {
+			char *k;
+
+			if (*keep_len + (size_t)r > keep_max)
+				return fail(c, ATT_E_TOO_BIG,
+					    "control file over the cap", path);
+			k = realloc(*keep, *keep_len + (size_t)r + 1);
+			if (!k)
+				return ATT_E_NOMEM;
+			memcpy(k + *keep_len, c->buf, (size_t)r);
+			*keep_len += (size_t)r;
+			k[*keep_len] = '\0';
+			*keep = k;
 		}
 		att_md_update(c->md, c->buf, (size_t)r);
 	}
 	att_md_final(c->md, d);
-	c->l->bytes += bytes;
+	if (!keep) /* the control file is read, not listed */
+		c->l->bytes += bytes;
+	if (nhead)
+		*nhead = n;
+	return ATT_OK;
+}
+
+static int hash_file(struct deb_ctx *c, struct archive *a, const char *path,
+		     int exec)
+{
+	uint8_t head[4], d[ATT_DIGEST_MAX] = {0};
+	size_t nhead = 0;
+	int rc;
+
+	rc = hash_entry(c, a, path, d, head, &nhead, 0, NULL, NULL);
+	if (rc)
+		return rc;
 	rc = pkg_list_add(c->l, PKG_REG, path, NULL,
 			  pkg_is_candidate(path, exec, head, nhead), d);
 	return rc == ATT_E_EXISTS ? fail(c, ATT_E_FORMAT, "listed twice", path)
@@ -176,18 +238,160 @@ static int one_entry(struct deb_ctx *c, struct archive *a,
 				  : rc;
 }
 
-static int read_data(struct deb_ctx *c, uint64_t size)
+/* One entry of the control member: the control file, or a script. */
+static int control_entry(struct deb_ctx *c, struct archive *a,
+			 struct archive_entry *ent)
+{
+	const char *name = archive_entry_pathname(ent);
+	char path[PKG_MAX_PATH + 1];
+	size_t i;
+	int rc;
+
+	if (!name)
+		return fail(c, ATT_E_FORMAT, "member without a name", NULL);
+	rc = pkg_path_norm(name, strlen(name), path);
+	if (rc)
+		return fail(c, rc,
+			    rc == ATT_E_TOO_BIG
+				    ? "member name too long"
+				    : "member name absolute or with '..'",
+			    name);
+	if (archive_entry_filetype(ent) != AE_IFREG)
+		return ATT_OK;
+	if (!strcmp(path, "/control")) {
+		uint8_t d[ATT_DIGEST_MAX];
+
+		if (c->control)
+			return fail(c, ATT_E_FORMAT, "listed twice", name);
+		return hash_entry(c, a, path, d, NULL, NULL, DEB_CONTROL_MAX,
+				  &c->control, &c->control_len);
+	}
+	for (i = 0; i < DEB_NSCRIPTS; i++) {
+		if (path[0] != '/' || strcmp(path + 1, deb_scripts[i]))
+			continue;
+		if (c->have_script[i])
+			return fail(c, ATT_E_FORMAT, "listed twice", name);
+		c->have_script[i] = 1;
+		return hash_entry(c, a, path, c->script_digest[i], NULL, NULL,
+				  0, NULL, NULL);
+	}
+	return ATT_OK; /* md5sums, conffiles, triggers, shlibs, ... */
+}
+
+/*
+ * A field of the control file (deb-control(5)): "Name: value" at the start
+ * of a line, the value to its line's end, without surrounding blanks.
+ * Copied into out (n bytes); "" when absent.
+ */
+static void control_field(const char *ctl, const char *field, char *out,
+			  size_t n)
+{
+	size_t fl = strlen(field);
+	const char *p = ctl;
+
+	out[0] = '\0';
+	while (p && *p) {
+		if (!strncasecmp(p, field, fl) && p[fl] == ':') {
+			const char *v = p + fl + 1, *e;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			e = v + strcspn(v, "\n");
+			while (e > v &&
+			       (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+				e--;
+			if ((size_t)(e - v) < n) {
+				memcpy(out, v, (size_t)(e - v));
+				out[e - v] = '\0';
+			}
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+}
+
+/* A package or architecture name: [a-z0-9][a-z0-9+.-]* (deb-control(5)). */
+static int name_ok(const char *s)
+{
+	size_t i;
+
+	if (!s[0])
+		return 0;
+	for (i = 0; s[i]; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= '0' && s[i] <= '9') ||
+		      (i && (s[i] == '+' || s[i] == '.' || s[i] == '-'))))
+			return 0;
+	return 1;
+}
+
+/*
+ * The scripts under the names dpkg gives them: info/PKG.NAME (PKG:ARCH
+ * for a Multi-Arch: same package, as dpkg names its files) and
+ * tmp.ci/NAME.
+ */
+static int add_scripts(struct deb_ctx *c)
+{
+	char pkg[DEB_NAME_MAX], arch[DEB_NAME_MAX], ma[DEB_NAME_MAX];
+	char path[PKG_MAX_PATH + 1];
+	size_t i;
+	int rc = ATT_OK, any = 0;
+
+	for (i = 0; i < DEB_NSCRIPTS; i++)
+		any |= c->have_script[i];
+	if (!any)
+		return ATT_OK;
+	control_field(c->control ? c->control : "", "Package", pkg,
+		      sizeof(pkg));
+	control_field(c->control ? c->control : "", "Architecture", arch,
+		      sizeof(arch));
+	control_field(c->control ? c->control : "", "Multi-Arch", ma,
+		      sizeof(ma));
+	if (!name_ok(pkg))
+		return fail(c, ATT_E_FORMAT,
+			    "control member: no valid Package field", NULL);
+	if (!strcmp(ma, "same") && !name_ok(arch))
+		return fail(c, ATT_E_FORMAT,
+			    "control member: no valid Architecture field",
+			    NULL);
+	for (i = 0; !rc && i < DEB_NSCRIPTS; i++) {
+		if (!c->have_script[i])
+			continue;
+		snprintf(path, sizeof(path), "/var/lib/dpkg/info/%s%s%s.%s",
+			 pkg, strcmp(ma, "same") ? "" : ":",
+			 strcmp(ma, "same") ? "" : arch, deb_scripts[i]);
+		rc = pkg_list_add(c->l, PKG_REG, path, NULL, 1,
+				  c->script_digest[i]);
+		if (!rc) {
+			snprintf(path, sizeof(path), "/var/lib/dpkg/tmp.ci/%s",
+				 deb_scripts[i]);
+			rc = pkg_list_add(c->l, PKG_REG, path, NULL, 1,
+					  c->script_digest[i]);
+		}
+	}
+	return rc == ATT_E_EXISTS ? fail(c, ATT_E_FORMAT, "listed twice",
+					 "a maintainer script")
+				  : rc;
+}
+
+/* The member of size bytes at s, each entry given to fn. */
+static int read_member(struct deb_ctx *c, uint64_t size, const char *what,
+		       int (*fn)(struct deb_ctx *, struct archive *,
+				 struct archive_entry *))
 {
 	struct archive *a;
 	struct archive_entry *ent;
-	char lib[200];
+	char lib[200], msg[64];
 	int r = ARCHIVE_FATAL, rc;
 
+	c->what = what;
 	c->s->limit = size;
 	rc = pkg_src_archive(c->s, 0, &a, lib, sizeof(lib));
 	if (!rc) {
 		while ((r = archive_read_next_header(a, &ent)) == ARCHIVE_OK) {
-			rc = one_entry(c, a, ent);
+			rc = fn(c, a, ent);
 			if (rc)
 				break;
 		}
@@ -209,15 +413,19 @@ static int read_data(struct deb_ctx *c, uint64_t size)
 	if (c->s->limit) {
 		int sk = pkg_src_skip(c->s, c->s->limit);
 
-		if (sk == ATT_E_TRUNCATED)
-			return fail(c, sk, "data member cut short", NULL);
+		if (sk == ATT_E_TRUNCATED) {
+			snprintf(msg, sizeof(msg), "%s member cut short", what);
+			return fail(c, sk, msg, NULL);
+		}
 		if (sk)
 			return fail(c, ATT_E_IO, "read failed",
 				    strerror(c->s->err));
 	}
 	c->s->limit = UINT64_MAX;
-	if (rc && lib[0])
-		return fail(c, rc, "data member corrupt", lib);
+	if (rc && lib[0]) {
+		snprintf(msg, sizeof(msg), "%s member corrupt", what);
+		return fail(c, rc, msg, lib);
+	}
 	return rc;
 }
 
@@ -291,10 +499,13 @@ int deb_read(struct pkg_src *s, struct pkg_list *l, struct att_md *md,
 					  NULL);
 				goto out;
 			}
-		} else if (name[0] == '_' ||
-			   (!control && !data &&
-			    is_tar_name(name, "control.tar"))) {
-			control |= name[0] != '_';
+		} else if (name[0] != '_' && !control && !data &&
+			   is_tar_name(name, "control.tar")) {
+			control = 1;
+			rc = read_member(&c, size, "control", control_entry);
+			if (rc)
+				goto out;
+		} else if (name[0] == '_') {
 			if (pkg_src_skip(s, size)) {
 				rc = fail(&c, ATT_E_TRUNCATED,
 					  "ar member cut short", name);
@@ -302,7 +513,9 @@ int deb_read(struct pkg_src *s, struct pkg_list *l, struct att_md *md,
 			}
 		} else if (control && !data && is_tar_name(name, "data.tar")) {
 			data = 1;
-			rc = read_data(&c, size);
+			rc = read_member(&c, size, "data", one_entry);
+			if (!rc)
+				rc = add_scripts(&c);
 			if (rc)
 				goto out;
 		} else {
@@ -325,6 +538,7 @@ int deb_read(struct pkg_src *s, struct pkg_list *l, struct att_md *md,
 		}
 	}
 out:
+	free(c.control);
 	free(c.buf);
 	return rc;
 }
