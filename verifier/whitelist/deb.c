@@ -178,13 +178,9 @@ static int hash_file(struct deb_ctx *c, struct archive *a, const char *path,
 				  : rc;
 }
 
-static int one_entry(struct deb_ctx *c, struct archive *a,
-		     struct archive_entry *ent)
+/* An entry's name, normalised into path (PKG_MAX_PATH + 1 bytes). */
+static int entry_path(struct deb_ctx *c, const char *name, char *path)
 {
-	const char *name = archive_entry_pathname(ent);
-	const char *hl = archive_entry_hardlink(ent);
-	char path[PKG_MAX_PATH + 1], tpath[PKG_MAX_PATH + 1];
-	mode_t type = archive_entry_filetype(ent);
 	int rc;
 
 	if (!name)
@@ -196,6 +192,21 @@ static int one_entry(struct deb_ctx *c, struct archive *a,
 				    ? "member name too long"
 				    : "member name absolute or with '..'",
 			    name);
+	return ATT_OK;
+}
+
+static int one_entry(struct deb_ctx *c, struct archive *a,
+		     struct archive_entry *ent)
+{
+	const char *name = archive_entry_pathname(ent);
+	const char *hl = archive_entry_hardlink(ent);
+	char path[PKG_MAX_PATH + 1], tpath[PKG_MAX_PATH + 1];
+	mode_t type = archive_entry_filetype(ent);
+	int rc;
+
+	rc = entry_path(c, name, path);
+	if (rc)
+		return rc;
 	if (hl) {
 		const struct pkg_entry *t;
 
@@ -247,15 +258,9 @@ static int control_entry(struct deb_ctx *c, struct archive *a,
 	size_t i;
 	int rc;
 
-	if (!name)
-		return fail(c, ATT_E_FORMAT, "member without a name", NULL);
-	rc = pkg_path_norm(name, strlen(name), path);
+	rc = entry_path(c, name, path);
 	if (rc)
-		return fail(c, rc,
-			    rc == ATT_E_TOO_BIG
-				    ? "member name too long"
-				    : "member name absolute or with '..'",
-			    name);
+		return rc;
 	if (archive_entry_filetype(ent) != AE_IFREG)
 		return ATT_OK;
 	if (!strcmp(path, "/control")) {
