@@ -41,6 +41,14 @@ refused_has() {
 	return 1
 }
 
+# lowdir: /disk/low, a directory labeled UNTRUSTED PUBLIC on the ext4
+# disk, where a demoted root may create files (the directory rule of
+# lattice_dir.c refuses new names in /disk itself)
+lowdir() {
+	mkdir -p /disk/low && slimctl relabel "UNTRUSTED PUBLIC" /disk/low ||
+		{ fail "cannot make /disk/low"; return 1; }
+}
+
 # denied_since C0: denied_below_system grew since C0
 denied_since() {
 	[ "$(counter denied_below_system)" -gt "$1" ] ||
@@ -87,12 +95,14 @@ scn_root_kernel_code() {
 		$T finit /lib/slim.ko kexec-unload bpf-prog || return 1
 	run_t "read OK|finit EPERM|kexec-unload EPERM|bpf-prog EPERM|level UNTRUSTED PUBLIC|" \
 		$T read $L/untrusted finit /lib/slim.ko kexec-unload bpf-prog level || return 1
-	# swap on a file the demoted root made itself (so no write-up rule
-	# stands in the way): refused; a SYSTEM root swaps on and off
-	out=$(low "dd if=/dev/zero of=/disk/lowswap bs=4096 count=64 2>/dev/null && mkswap /disk/lowswap >/dev/null && swapon /disk/lowswap")
+	# swap on a file the demoted root made itself, in a directory of its
+	# level (so neither the write-up nor the directory rule stands in the
+	# way): refused; a SYSTEM root swaps on and off
+	lowdir || return 1
+	out=$(low "dd if=/dev/zero of=/disk/low/lowswap bs=4096 count=64 2>/dev/null && mkswap /disk/low/lowswap >/dev/null && swapon /disk/low/lowswap")
 	case "$out" in *rc=0*) fail "demoted swapon: $out"; return 1 ;; esac
 	if grep -q lowswap /proc/swaps; then
-		swapoff /disk/lowswap
+		swapoff /disk/low/lowswap
 		fail "a demoted root turned swap on: $out"
 		return 1
 	fi
@@ -172,8 +182,11 @@ scn_root_ioctl() {
 	before=$(sha256sum </disk/sysfile)
 	run_t "openrw OK|setflags OK|moveext OK|" $T openrw /disk/sysfile2 setflags moveext /disk/donor2 ||
 		return 1
+	# the donor in a directory of the demoted task's level: only the
+	# ioctl rule can refuse
+	lowdir || return 1
 	run_t "openrw OK|read OK|setflags EPERM|moveext EPERM|level UNTRUSTED PUBLIC|" \
-		$T openrw /disk/sysfile read $L/untrusted setflags moveext /disk/donor level || return 1
+		$T openrw /disk/sysfile read $L/untrusted setflags moveext /disk/low/donor level || return 1
 	[ "$(sha256sum </disk/sysfile)" = "$before" ] || { fail "/disk/sysfile changed"; return 1; }
 	run_t "tiocsti OK|" $T tiocsti || return 1
 	run_t "read OK|tiocsti EPERM|" $T read $L/untrusted tiocsti || return 1
