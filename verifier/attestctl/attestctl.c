@@ -355,12 +355,36 @@ static int id_ok(const char *s)
 			 "0123456789._-") == n;
 }
 
+/*
+ * Stores req (owned, freed here) as whitelist NAME: PUT when it exists,
+ * else POST with the name added.
+ */
+static int store_wl(struct ctl *c, const char *name, struct json_object *req)
+{
+	struct json_object *o = NULL;
+	char path[300];
+	int rc, exists;
+
+	snprintf(path, sizeof(path), "/v1/whitelists/%s", name);
+	exists = call(c, "GET", path, NULL, &o) == CTL_OK;
+	json_object_put(o);
+	if (!exists)
+		json_object_object_add(req, "name",
+				       json_object_new_string(name));
+	rc = simple(c, exists ? "PUT" : "POST",
+		    exists ? path : "/v1/whitelists",
+		    json_object_to_json_string_ext(
+			    req, JSON_C_TO_STRING_PLAIN |
+					 JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(req);
+	return rc;
+}
+
 static int cmd_put_whitelist(struct ctl *c, const char *name, const char *file)
 {
-	struct json_object *req = json_object_new_object(), *wl = NULL, *o;
+	struct json_object *req = json_object_new_object(), *wl = NULL;
 	struct att_buf b;
-	char err[300], path[300];
-	int rc, exists;
+	char err[300];
 
 	att_buf_init(&b, 0);
 	if (att_buf_read_file(&b, file, 256u << 20)) {
@@ -384,20 +408,7 @@ static int cmd_put_whitelist(struct ctl *c, const char *name, const char *file)
 						   (int)b.len));
 	}
 	att_buf_release(&b);
-	snprintf(path, sizeof(path), "/v1/whitelists/%s", name);
-	/* update when it exists, else create */
-	exists = call(c, "GET", path, NULL, &o) == CTL_OK;
-	json_object_put(o);
-	if (!exists)
-		json_object_object_add(req, "name",
-				       json_object_new_string(name));
-	rc = simple(c, exists ? "PUT" : "POST",
-		    exists ? path : "/v1/whitelists",
-		    json_object_to_json_string_ext(
-			    req, JSON_C_TO_STRING_PLAIN |
-					 JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(req);
-	return rc;
+	return store_wl(c, name, req);
 }
 
 /* LAYER or LAYER@VERSION into name (len) and *version (0: the newest). */
@@ -423,10 +434,10 @@ static int layer_arg(const char *a, char *name, size_t len, long *version)
 /* put-layers NAME LAYER[@VERSION]...: a layered whitelist. */
 static int cmd_put_layers(struct ctl *c, const char *name, int n, char **layers)
 {
-	struct json_object *req = json_object_new_object(), *arr, *l, *o;
-	char path[300], lname[130];
+	struct json_object *req = json_object_new_object(), *arr, *l;
+	char lname[130];
 	long v;
-	int i, rc, exists;
+	int i;
 
 	arr = json_object_new_array();
 	json_object_object_add(req, "layers", arr);
@@ -445,17 +456,7 @@ static int cmd_put_layers(struct ctl *c, const char *name, int n, char **layers)
 				       json_object_new_int64((int64_t)v));
 		json_object_array_add(arr, l);
 	}
-	snprintf(path, sizeof(path), "/v1/whitelists/%s", name);
-	exists = call(c, "GET", path, NULL, &o) == CTL_OK;
-	json_object_put(o);
-	if (!exists)
-		json_object_object_add(req, "name",
-				       json_object_new_string(name));
-	rc = simple(
-		c, exists ? "PUT" : "POST", exists ? path : "/v1/whitelists",
-		json_object_to_json_string_ext(req, JSON_C_TO_STRING_PLAIN));
-	json_object_put(req);
-	return rc;
+	return store_wl(c, name, req);
 }
 
 /*
