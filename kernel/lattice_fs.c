@@ -23,6 +23,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include "slim.h"
 #include "measure.h"
 #include "lattice.h"
 #include "evm.h"
@@ -40,6 +41,9 @@ static int slim_admin_check(void)
 
 	if (!capable(CAP_MAC_ADMIN))
 		return -EPERM;
+	/* loading or being removed: a label set now could outlive its inode */
+	if (!slim_is_active())
+		return -EBUSY;
 	t = slim_task_level(current);
 	if (t.integ != SLIM_I_SYSTEM) {
 		pr_notice_ratelimited("pid=%d comm=%s at %s integrity may not change the lattice\n",

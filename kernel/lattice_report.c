@@ -50,6 +50,7 @@ static const char *const slim_counter_names[SLIM_C_MAX] = {
 	[SLIM_C_IPC_MISSED] = "ipc_missed",
 	[SLIM_C_DENY_CONFINE] = "denied_below_system",
 	[SLIM_C_DENY_SWITCH_OFF] = "denied_switch_off",
+	[SLIM_C_STALE] = "stale_states",
 };
 
 const char *slim_counter_name(int c)

@@ -76,10 +76,19 @@ static int __init slim_init(void)
 	rc = slim_watch_init();
 	if (rc)
 		goto err_lfs;
-	WRITE_ONCE(slim_active, true);
 	rc = slim_attach();
 	if (rc)
 		goto err_watch;
+	/*
+	 * Only now, with every hook attached, do the hooks act. A hook that
+	 * keeps state for an object (a task's levels, an inode's label, a
+	 * pipe's levels) may only act while the hook that forgets it when the
+	 * object is freed is attached: the sleepable open (fsnotify, live
+	 * since slim_watch_init()) demoted tasks while the ftrace hooks were
+	 * still being registered, and a task that exited in that window left
+	 * its entry behind for the next task_struct at its address.
+	 */
+	WRITE_ONCE(slim_active, true);
 	if (slim_lock)
 		__module_get(THIS_MODULE);
 	slim_guards_at_load();

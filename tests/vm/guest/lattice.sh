@@ -478,7 +478,11 @@ scn_lattice_unload_under_load() {
 		) &
 	done
 	errs=""
+	stale=0
 	for round in 1 2 3 4 5; do
+		# a task freed unseen leaves its levels to the next task_struct
+		# at its address (the workers' demoted tasks, during the load)
+		stale=$((stale + $(counter stale_states)))
 		t0=$(uptime_cs)
 		rmmod slim || errs="$errs rmmod$round"
 		t1=$(uptime_cs)
@@ -491,6 +495,8 @@ scn_lattice_unload_under_load() {
 	done
 	touch /tmp/stop
 	wait
+	stale=$((stale + $(counter stale_states)))
+	[ "$stale" = 0 ] || errs="$errs stale_states=$stale"
 	t0=$(uptime_cs)
 	rmmod slim || errs="$errs rmmod-final"
 	echo "@@INFO unload idle: rmmod $(cs_s $(($(uptime_cs) - t0))) s"
