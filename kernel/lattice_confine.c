@@ -65,6 +65,7 @@
 #include <asm/sockios.h>
 #include "slim.h"
 #include "lattice.h"
+#include "lattice_rules.h"
 #include "events.h"
 #include "hooks.h"
 
@@ -125,7 +126,7 @@ static int slim_confine(const char *action, const struct path *path)
 
 /* ---- lockdown, kernel code, bpf ------------------------------------------ */
 
-static int slim_confine_locked_down(int what)
+int slim_confine_locked_down(int what)
 {
 	struct slim_level t;
 	char action[48];
@@ -138,7 +139,7 @@ static int slim_confine_locked_down(int what)
 }
 
 /* firmware is read by the kernel for a driver: not the task's choice */
-static int slim_confine_read_file(struct file *file, int id, bool contents)
+int slim_confine_read_file(struct file *file, int id, bool contents)
 {
 	if (id == READING_FIRMWARE)
 		return 0;
@@ -150,7 +151,7 @@ static int slim_confine_read_file(struct file *file, int id, bool contents)
 			    file ? &file->f_path : NULL);
 }
 
-static int slim_confine_load_data(int id, bool contents)
+int slim_confine_load_data(int id, bool contents)
 {
 	if (id == LOADING_FIRMWARE)
 		return 0;
@@ -161,20 +162,20 @@ static int slim_confine_load_data(int id, bool contents)
 			    "load data into the kernel", NULL);
 }
 
-static int slim_confine_bpf(int cmd)
+int slim_confine_bpf(int cmd)
 {
 	return slim_confine("use bpf(2)", NULL);
 }
 
 /* ---- mounts, swap, modules ----------------------------------------------- */
 
-static int slim_confine_sb_mount(const char *dev_name, const struct path *path,
-				 const char *type, unsigned long flags)
+int slim_confine_sb_mount(const char *dev_name, const struct path *path,
+			  const char *type, unsigned long flags)
 {
 	return slim_confine("mount", path);
 }
 
-static int slim_confine_sb_umount(struct vfsmount *mnt, int flags)
+int slim_confine_sb_umount(struct vfsmount *mnt, int flags)
 {
 	struct path p;
 
@@ -185,14 +186,14 @@ static int slim_confine_sb_umount(struct vfsmount *mnt, int flags)
 	return slim_confine("unmount", &p);
 }
 
-static int slim_confine_pivotroot(const struct path *old_path,
-				  const struct path *new_path)
+int slim_confine_pivotroot(const struct path *old_path,
+			   const struct path *new_path)
 {
 	return slim_confine("pivot_root", new_path);
 }
 
-static int slim_confine_move_mount(const struct path *from_path,
-				   const struct path *to_path)
+int slim_confine_move_mount(const struct path *from_path,
+			    const struct path *to_path)
 {
 	return slim_confine("move a mount", to_path);
 }
@@ -363,8 +364,7 @@ static bool slim_blk_ioctl_reads(unsigned int cmd)
 	return slim_ioctl_reads(cmd);
 }
 
-static int slim_confine_ioctl(struct file *file, unsigned int cmd,
-			      unsigned long arg)
+int slim_confine_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct slim_level t, obj;
 	struct inode *inode;

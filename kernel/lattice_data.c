@@ -55,6 +55,7 @@
 #include <uapi/linux/userfaultfd.h>
 #include "slim.h"
 #include "lattice.h"
+#include "lattice_rules.h"
 #include "hooks.h"
 
 static bool slim_data_on(void)
@@ -236,7 +237,7 @@ static void slim_data_sk_free(struct sock *sk)
 }
 
 /* getsockopt(TCP_ZEROCOPY_RECEIVE) hands queued data out */
-static int slim_data_getsockopt(struct socket *sock, int level, int optname)
+int slim_data_getsockopt(struct socket *sock, int level, int optname)
 {
 	if (level != SOL_TCP || optname != TCP_ZEROCOPY_RECEIVE || !sock ||
 	    !slim_data_on())
@@ -353,23 +354,23 @@ static void slim_data_inode_free(struct inode *inode)
 
 /* ---- keys, semaphores, extended attributes, signals -------------------- */
 
-static int slim_data_key_alloc(struct key *key, const struct cred *cred,
-			       unsigned long flags)
+int slim_data_key_alloc(struct key *key, const struct cred *cred,
+			unsigned long flags)
 {
 	if (!key || !slim_data_on())
 		return 0;
 	return slim_data_write(key, "(key)");
 }
 
-static void slim_data_key_free(struct key *key)
+void slim_data_key_free(struct key *key)
 {
 	if (slim_is_active() && key)
 		slim_obj_forget(key);
 }
 
 /* keyctl read of a payload is a read; an update a write */
-static int slim_data_key_permission(key_ref_t key_ref, const struct cred *cred,
-				    enum key_need_perm need)
+int slim_data_key_permission(key_ref_t key_ref, const struct cred *cred,
+			     enum key_need_perm need)
 {
 	struct key *key = key_ref_to_ptr(key_ref);
 
@@ -381,14 +382,14 @@ static int slim_data_key_permission(key_ref_t key_ref, const struct cred *cred,
 	return slim_data_read(key, "(key)");
 }
 
-static int slim_data_sem_alloc(struct kern_ipc_perm *perm)
+int slim_data_sem_alloc(struct kern_ipc_perm *perm)
 {
 	if (!perm || !slim_data_on())
 		return 0;
 	return slim_data_write(perm, "(SysV semaphore)");
 }
 
-static void slim_data_sem_free(struct kern_ipc_perm *perm)
+void slim_data_sem_free(struct kern_ipc_perm *perm)
 {
 	if (slim_is_active() && perm)
 		slim_obj_forget(perm);
@@ -398,8 +399,8 @@ static void slim_data_sem_free(struct kern_ipc_perm *perm)
  * semop: a change (alter) is a write; every semop reads the values (its
  * outcome depends on them), and so do semctl's GET commands
  */
-static int slim_data_semop(struct kern_ipc_perm *perm, struct sembuf *sops,
-			   unsigned int nsops, int alter)
+int slim_data_semop(struct kern_ipc_perm *perm, struct sembuf *sops,
+		    unsigned int nsops, int alter)
 {
 	int rc;
 
@@ -413,7 +414,7 @@ static int slim_data_semop(struct kern_ipc_perm *perm, struct sembuf *sops,
 	return slim_data_read(perm, "(SysV semaphore)");
 }
 
-static int slim_data_semctl(struct kern_ipc_perm *perm, int cmd)
+int slim_data_semctl(struct kern_ipc_perm *perm, int cmd)
 {
 	if (!perm || !slim_data_on())
 		return 0;
@@ -436,7 +437,7 @@ static int slim_data_semctl(struct kern_ipc_perm *perm, int cmd)
  * of the file: its cached levels. The kernel's own (security.*, system.*:
  * labels, capabilities, ACLs) are metadata, not mediated.
  */
-static int slim_data_getxattr(struct dentry *dentry, const char *name)
+int slim_data_getxattr(struct dentry *dentry, const char *name)
 {
 	struct inode *inode = dentry ? d_backing_inode(dentry) : NULL;
 	struct slim_level t, obj;
@@ -550,8 +551,8 @@ static int slim_data_mprotect(struct vm_area_struct *vma,
  * process_vm_writev: refused up in integrity and down in secrecy, unless
  * the memory is current's own (a range of its own is registered with it).
  */
-static int slim_data_anon_inode(struct inode *inode, const struct qstr *name,
-				const struct inode *context)
+int slim_data_anon_inode(struct inode *inode, const struct qstr *name,
+			 const struct inode *context)
 {
 	struct slim_level t, w;
 
@@ -595,8 +596,7 @@ static bool slim_uffd_self(struct file *file)
 	return self;
 }
 
-static int slim_data_ioctl(struct file *file, unsigned int cmd,
-			   unsigned long arg)
+int slim_data_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct slim_level t, o;
 	struct inode *inode;

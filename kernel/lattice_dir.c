@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/xattr.h>
 #include "lattice.h"
+#include "lattice_rules.h"
 #include "evm.h"
 #include "hooks.h"
 #include "compat.h"
@@ -44,7 +45,7 @@ static bool slim_dir_labeled(const struct inode *dir)
 }
 
 /* Atomic context: the current task adds or removes the name @dentry in @dir */
-static int slim_dir_write(struct inode *dir, struct dentry *dentry)
+int slim_dir_write(struct inode *dir, struct dentry *dentry)
 {
 	struct slim_level t, obj;
 
@@ -60,13 +61,13 @@ static int slim_dir_write(struct inode *dir, struct dentry *dentry)
 	return 0;
 }
 
-static int slim_dir_create(struct inode *dir, struct dentry *dentry)
+int slim_dir_create(struct inode *dir, struct dentry *dentry)
 {
 	return slim_dir_write(dir, dentry);
 }
 
-static int slim_dir_link(struct dentry *old_dentry, struct inode *dir,
-			 struct dentry *new_dentry)
+int slim_dir_link(struct dentry *old_dentry, struct inode *dir,
+		  struct dentry *new_dentry)
 {
 	return slim_dir_write(dir, new_dentry);
 }
