@@ -17,8 +17,9 @@
  * mount_setattr and delete_module, and debugfs kprobes/enabled, which a
  * built-in LSM meets as lockdown and mount hooks or does not need: it
  * cannot be removed or switched off). key_free is an LSM hook on 6.1, not
- * on 6.12 (which frees the key's blob itself). The hooks that take only the arguments they
- * use get a line of adapter each, as in attach_ftrace.c.
+ * on 6.12 (which frees the key's blob itself). The hooks that take only
+ * the arguments they use get a line of adapter each, as in
+ * attach_ftrace.c.
  */
 #include <linux/lsm_hooks.h>
 #include <linux/binfmts.h>
