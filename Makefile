@@ -6,7 +6,9 @@
 #   make demo       install deps, build, run the demo fleet
 #   make bench      benchmarks against the reference tools and the
 #                   verifier load benchmark (not a test; bench-vm: the
-#                   module's overhead in the VM only)
+#                   module's overhead in the VM only; bench-debian: boot
+#                   and a steady workload of a real Debian guest in
+#                   enforce mode against no module)
 #   make soak       1,000 simulated agents for 30 minutes with a verifier
 #                   restart every 5 (bench/soak.sh; not a test)
 #   make kernel-check  W=1, sparse and checkpatch on slim.ko for both kernels
@@ -31,7 +33,7 @@ SKIP_DEPS ?=
 BUILD = $(MAKE) --no-print-directory -f $(SRC)/mk/build.mk SRC=$(SRC)
 
 .PHONY: all rel san fuzz-build deps check unit integration fuzz-check vm-check \
-	demo bench bench-vm soak kernel-check fuzz install deb clean kernel
+	demo bench bench-vm bench-debian soak kernel-check fuzz install deb clean kernel
 
 all: rel
 
@@ -80,9 +82,13 @@ bench: deps rel
 	@$(SRC)/bench/run.sh $(O)/rel
 	@$(SRC)/bench/load.sh $(O)/rel
 	@$(SRC)/bench/vm/run.sh $(O)
+	@$(SRC)/bench/vm/debian.sh $(O)
 
 bench-vm: deps rel
 	@$(SRC)/bench/vm/run.sh $(O)
+
+bench-debian: deps rel
+	@$(SRC)/bench/vm/debian.sh $(O)
 
 soak: deps rel
 	@$(SRC)/bench/soak.sh $(O)/rel

@@ -463,12 +463,14 @@ void slim_event_policy_digest(u8 out[SHA256_DIGEST_SIZE])
 }
 
 /*
- * A task with levels @t tried @action (on the file at @path, or NULL) and
+ * A task with levels @t tried @action (on the file at @path, or the name
+ * @dentry in its file system when there is no mount at hand, or neither) and
  * was refused (enforce), or would have been (permissive: the record's mode
  * says which); also a refused attempt to switch the module off. Attacker
  * driven: limited like a demotion. Safe in atomic context.
  */
 void slim_event_refused(const char *action, const struct path *path,
+			const struct dentry *dentry,
 			const struct slim_level *t)
 {
 	struct slim_ev *ev = slim_ev_new(SLIM_EV_REFUSED, GFP_ATOMIC);
@@ -479,9 +481,9 @@ void slim_event_refused(const char *action, const struct path *path,
 		slim_ev_level(ev, SLIM_T_LABEL, t->integ, t->secr);
 		slim_ev_str(ev, SLIM_T_ACTION, action);
 		slim_ev_u8(ev, SLIM_T_MODE, READ_ONCE(slim_mode));
-		if (path)
+		if (path || dentry)
 			slim_ev_str(ev, SLIM_T_PATH,
-				    slim_objname(path, NULL, ev->scratch,
+				    slim_objname(path, dentry, ev->scratch,
 						 sizeof(ev->scratch)));
 	}
 	slim_ev_submit(ev);

@@ -21,6 +21,7 @@ void slim_event_policy(const char *text, size_t len, bool written);
 void slim_event_policy_digest(u8 out[SHA256_DIGEST_SIZE]);
 void slim_event_evm_key(void);
 void slim_event_refused(const char *action, const struct path *path,
+			const struct dentry *dentry,
 			const struct slim_level *t);
 
 #endif /* SLIM_EVENTS_H */

@@ -111,7 +111,7 @@ static int slim_confine_deny(const char *action, const struct path *path,
 	}
 	rc = slim_deny_named(SLIM_RULE_CONFINE, "action", what, t,
 			     obj ? obj : &slim_system_level);
-	slim_event_refused(action, path, t);
+	slim_event_refused(action, path, NULL, t);
 	return rc;
 }
 
@@ -407,7 +407,7 @@ static int slim_switch_off_refused(const char *action)
 	slim_count(SLIM_C_DENY_SWITCH_OFF);
 	pr_notice_ratelimited("denied: pid=%d comm=%s action=%s rule=\"the module is locked\"\n",
 			      task_pid_nr(current), current->comm, action);
-	slim_event_refused(action, NULL, &t);
+	slim_event_refused(action, NULL, NULL, &t);
 	return -EPERM;
 }
 

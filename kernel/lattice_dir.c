@@ -3,7 +3,8 @@
  * directories: adding a name to a directory or removing one from it is a
  * write to the directory (as in LOMAC). A task may not create, link,
  * symlink, mknod, mkdir or rename into, nor unlink, rmdir or rename out
- * of, a directory of higher integrity.
+ * of, a directory of higher integrity: EACCES, counted in denied_write_up,
+ * logged, and a `refused` lattice record naming the entry.
  *
  * Directories are labeled like files (security.slim, slimctl label). The
  * rules run in atomic context (ftrace callbacks) and decide from the cached
@@ -26,6 +27,7 @@
 #include <linux/xattr.h>
 #include "lattice.h"
 #include "lattice_rules.h"
+#include "events.h"
 #include "evm.h"
 #include "hooks.h"
 #include "compat.h"
@@ -48,6 +50,7 @@ static bool slim_dir_labeled(const struct inode *dir)
 int slim_dir_write(struct inode *dir, struct dentry *dentry)
 {
 	struct slim_level t, obj;
+	int rc;
 
 	if (!slim_lattice_on() || !slim_lattice_task() ||
 	    !slim_dir_labeled(dir))
@@ -56,9 +59,13 @@ int slim_dir_write(struct inode *dir, struct dentry *dentry)
 	if (t.integ == SLIM_I_SYSTEM || slim_dir_shared(dir))
 		return 0;
 	slim_inode_level_strict(dir, &obj);
-	if (obj.integ > t.integ)
-		return slim_deny(SLIM_RULE_DIR, NULL, dentry, &t, &obj);
-	return 0;
+	if (obj.integ <= t.integ)
+		return 0;
+	rc = slim_deny(SLIM_RULE_DIR, NULL, dentry, &t, &obj);
+	/* a lower task trying to plant or remove a name up: the verifier sees it */
+	slim_event_refused("change a directory up in integrity", NULL, dentry,
+			   &t);
+	return rc;
 }
 
 int slim_dir_create(struct inode *dir, struct dentry *dentry)

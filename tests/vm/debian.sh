@@ -21,6 +21,7 @@
 #                 no TPM userspace: a package that needs it must pull it
 #   DEB_CACHE     where tarballs are kept (default DIR given to deb_rootfs)
 #   DEB_STAGE_HOOK  deb_image runs it with the staged tree's path before mkfs
+#   DEB_QEMU_EXTRA  more qemu options for deb_boot (bench/vm/debian.sh: -icount)
 #
 # The guest: Debian 12 minbase + systemd, udev, openssh-server, python3,
 # cron, iproute2, kmod; systemd-networkd with DHCP on qemu's user network
@@ -214,7 +215,8 @@ deb_boot() {
 	# the key of the image's directory (deb_image)
 	echo "$(cd "$(dirname "$img")" && pwd)/ssh/id_ed25519" >"$g/ssh.key"
 	echo "$krel" >"$g/krel"
-	qemu-system-x86_64 -accel tcg -smp 1 -m 1024 -nographic -nodefaults \
+	# shellcheck disable=SC2086 # DEB_QEMU_EXTRA: extra qemu options, split
+	qemu-system-x86_64 -accel tcg -smp 1 -m 1024 ${DEB_QEMU_EXTRA:-} -nographic -nodefaults \
 		-kernel "/boot/vmlinuz-$krel" -initrd "$initrd" \
 		-append "console=ttyS0 root=/dev/vda rw panic=-1 quiet loglevel=4 $extra" \
 		-drive file="$g/disk.qcow2",if=virtio,format=qcow2 \

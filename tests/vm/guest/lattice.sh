@@ -159,6 +159,7 @@ scn_lattice_new_file() {
 # a sticky directory writable by all is shared
 scn_lattice_dirs() {
 	d0=$(counter denied_write_up)
+	e0=$(($(counter events_written) + $(counter events_dropped)))
 	D=$L/dirs
 	rm -rf $D
 	mkdir -p $D/sys/sub $D/low $D/shared
@@ -177,6 +178,18 @@ scn_lattice_dirs() {
 		return 1
 	[ "$(ls $D/sys | tr '\n' ' ')" = "lowfile sub " ] ||
 		{ fail "$D/sys changed: $(ls $D/sys | tr '\n' ' ')"; return 1; }
+	# a refused record for each of the ten (written, or counted as
+	# dropped by the records' rate limit), and the demotion's
+	# (queued from atomic context: written by a work item soon after)
+	n=0
+	while :; do
+		e1=$(($(counter events_written) + $(counter events_dropped)))
+		[ $((e1 - e0)) -ge 11 ] || [ $n -ge 20 ] && break
+		sleep 0.5
+		n=$((n + 1))
+	done
+	[ $((e1 - e0)) -ge 11 ] ||
+		{ fail "lattice records $e0 -> $e1 for a demotion and ten refused directory changes"; return 1; }
 	# a directory labeled lower: the lower task's own
 	slimctl relabel "UNTRUSTED PUBLIC" $D/low || { fail "cannot label a directory"; return 1; }
 	[ "$(label_of $D/low)" = "UNTRUSTED PUBLIC" ] &&
