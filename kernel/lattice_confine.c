@@ -324,6 +324,19 @@ static bool slim_ioctl_reads(unsigned int cmd)
 	case SIOCSPGRP:
 	case SIOCGPGRP:
 	case FIONREAD:
+	/*
+	 * terminal queries: isatty() is TCGETS, which Python calls on every
+	 * file it opens, a .pyc included (ENOTTY on a file that is not a
+	 * terminal)
+	 */
+	case TCGETS:
+	case TIOCGWINSZ:
+	case TIOCGPGRP:
+	case TIOCGSID:
+	case TIOCOUTQ:
+	case TIOCGETD:
+	case TIOCGPTN:
+	case TIOCMGET:
 	case FIGETBSZ:
 	case FIBMAP:
 	case FS_IOC_FIEMAP:

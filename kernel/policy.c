@@ -87,6 +87,8 @@ static const char slim_default_policy[] =
 	"dont_measure fsmagic=0x6e736673\n"	/* nsfs */
 	"dont_measure fsmagic=0xde5e81e4\n"	/* efivarfs */
 	"dont_measure fsmagic=0xcafe4a11\n"	/* bpf */
+	"dont_measure fsmagic=0x50494446\n"	/* pidfs (6.9+: pidfds) */
+	"dont_measure fsmagic=0x9041934\n"	/* anon_inodefs */
 	"measure func=MMAP_CHECK mask=MAY_EXEC\n"
 	"measure func=BPRM_CHECK mask=MAY_EXEC\n"
 	"measure func=FILE_CHECK mask=^MAY_READ uid=0\n";

@@ -185,13 +185,20 @@ scn_root_ioctl() {
 	# the donor in a directory of the demoted task's level: only the
 	# ioctl rule can refuse
 	lowdir || return 1
-	run_t "openrw OK|read OK|setflags EPERM|moveext EPERM|level UNTRUSTED PUBLIC|" \
-		$T openrw /disk/sysfile read $L/untrusted setflags moveext /disk/low/donor level || return 1
+	run_t "openrw OK|read OK|isatty ENOTTY|setflags EPERM|moveext EPERM|level UNTRUSTED PUBLIC|" \
+		$T openrw /disk/sysfile read $L/untrusted isatty setflags moveext /disk/low/donor level || return 1
 	[ "$(sha256sum </disk/sysfile)" = "$before" ] || { fail "/disk/sysfile changed"; return 1; }
 	run_t "tiocsti OK|" $T tiocsti || return 1
 	run_t "read OK|tiocsti EPERM|" $T read $L/untrusted tiocsti || return 1
 	denied_since "$c0" || return 1
-	refused_has "inject input into a terminal" && refused_has "on a file up in integrity"
+	refused_has "inject input into a terminal" && refused_has "on a file up in integrity" ||
+		return 1
+	# a terminal query (isatty: TCGETS, 0x5401) reads: refused nowhere
+	if grep ' slim_event 534c45560108' $K/ascii_runtime_measurements |
+		grep -q "$(hexof 'ioctl 0x5401')"; then
+		fail "a refused record for TCGETS (isatty)"
+		return 1
+	fi
 }
 
 # class 5: kernel settings and pseudo file systems; what a lower task

@@ -69,6 +69,7 @@ const char *ename(int e)
 	case ENOTSUP: return "ENOTSUP";
 	case EBUSY: return "EBUSY";
 	case ENOSYS: return "ENOSYS";
+	case ENOTTY: return "ENOTTY";
 	default: return strerror(e);
 	}
 }

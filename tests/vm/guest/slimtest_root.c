@@ -228,6 +228,11 @@ int slimtest_root_op(const char *op, int argc, char **argv, int i)
 		report(op, do_tiocsti());
 		return 0;
 	}
+	/* TCGETS on the kept file (what Python does to every file it opens) */
+	if (!strcmp(op, "isatty")) {
+		report(op, isatty(kept) ? 0 : errno);
+		return 0;
+	}
 	if (strcmp(op, "finit") && strcmp(op, "opendev") &&
 	    strcmp(op, "blkwrite") && strcmp(op, "discard") &&
 	    strcmp(op, "zeroout") && strcmp(op, "loopset") &&
