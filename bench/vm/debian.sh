@@ -4,7 +4,9 @@
 # per kernel, once as Debian ships it (no module) and once labeled with
 # deploy/slim/debian.policy and slim.ko loaded at boot from modules-load.d
 # with mode=enforce (the set-up of tests/vm/deb-enforce-test.sh, without its
-# test daemon). Measured in each boot:
+# test daemon); and a third time as Debian ships it with mainline IMA's
+# tcb rules (ima_policy=tcb: every file root reads is measured into the
+# TPM, as slim.ko's default policy does). Measured in each boot:
 #   boot       systemd-analyze's time to multi-user.target (kernel +
 #              initrd + userspace)
 #   workload   a steady-state mix run as root over ssh, best of
@@ -69,12 +71,17 @@ while [ $i -lt 200 ]; do echo $i >/var/tmp/bench/f$i; cat /var/tmp/bench/f$i >/d
 rm -rf /var/tmp/bench
 echo $((($(date +%s%N) - t0) / 1000000))'
 
-# run TAG KIND: one boot; prints "boot_ms workload_ms..." or fails
+# run TAG KIND: one boot (KIND none, slim or ima); prints
+# "boot_ms workload_ms..." or fails
 run() {
 	g=$OUT/$1-$2
 	rm -rf "$g"
 	mkdir -p "$g"
-	deb_boot "$g" "$(vm_kernel_release "$1")" "$OUT/$2.img" || return 1
+	case $2 in
+	ima) img=$OUT/none.img cmdline="ima_policy=tcb ima_template=ima-ng ima_hash=sha256" ;;
+	*) img=$OUT/$2.img cmdline="" ;;
+	esac
+	deb_boot "$g" "$(vm_kernel_release "$1")" "$img" "$cmdline" || return 1
 	if ! deb_wait_ssh "$g" 1500; then
 		deb_stop "$g"
 		echo "bench debian: $1 $2 did not boot" >&2
@@ -113,7 +120,8 @@ status=0
 for tag in $tags; do
 	none=$(run "$tag" none) || { status=1; continue; }
 	slim=$(run "$tag" slim) || { status=1; continue; }
-	echo "$tag $none | $slim" >>"$OUT/raw.txt"
+	ima=$(run "$tag" ima) || { status=1; continue; }
+	echo "$tag $none | $slim | $ima" >>"$OUT/raw.txt"
 done
 awk -v reps="$REPS" '
 function best(a, from, to,   i, m) {
@@ -123,14 +131,15 @@ function best(a, from, to,   i, m) {
 }
 BEGIN {
 	printf "bench vm/debian (qemu TCG -icount, guest ms; boot: systemd-analyze; workload: best of %d)\n", reps
-	printf "  %-7s %10s %10s %9s   %10s %10s %9s\n", "kernel", "boot none", "boot slim", "ratio", "work none", "work slim", "ratio"
+	printf "  %-6s %9s %9s %9s %10s %9s   %9s %9s %9s %10s %9s\n", "kernel", "boot none", "slim", "ima-tcb", "slim/none", "ima/none", "work none", "slim", "ima-tcb", "slim/none", "ima/none"
 }
 {
 	split($0, h, "|")
 	n = split(h[1], a, " ")
-	split(h[2], b, " ")
-	bn = a[2]; bs = b[1]
-	wn = best(a, 3, n); ws = best(b, 2, n - 1)
-	printf "  %-7s %10d %10d %9.2f   %10d %10d %9.2f\n", a[1], bn, bs, bn ? bs / bn : 0, wn, ws, wn ? ws / wn : 0
+	m = split(h[2], b, " ")
+	split(h[3], c, " ")
+	bn = a[2]; bs = b[1]; bi = c[1]
+	wn = best(a, 3, n); ws = best(b, 2, m); wi = best(c, 2, m)
+	printf "  %-6s %9d %9d %9d %10.2f %9.2f   %9d %9d %9d %10.2f %9.2f\n", a[1], bn, bs, bi, bn ? bs / bn : 0, bn ? bi / bn : 0, wn, ws, wi, wn ? ws / wn : 0, wn ? wi / wn : 0
 }' "$OUT/raw.txt" | tee "$O/bench/vm-debian.txt"
 exit $status
