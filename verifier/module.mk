@@ -1,9 +1,4 @@
-# verifier/: attest-whitelist, attest-verifier and attestctl
-WL_BIN := $(B)/bin/attest-whitelist
-BINS += $(WL_BIN)
-LINKS += $(WL_BIN)
-$(WL_BIN)_SRCS := $(wildcard $(SRC)/verifier/whitelist/*.c)
-$(WL_BIN)_LIBS := $(shell pkg-config --libs libarchive)
+# verifier/: attest-verifier and attestctl (attest-whitelist is whitelist/)
 
 # attest-verifier: the REST service (verifier/service/)
 VER_BIN := $(B)/bin/attest-verifier
