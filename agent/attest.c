@@ -22,25 +22,25 @@
 #define NONCE_MAX      64
 #define PCR_READ_TRIES 3
 
-static int post_json(struct agent_http *h, const char *path,
+static int post_json(struct att_http *h, const char *path,
 		     struct json_object *o, long *status,
 		     struct json_object **reply)
 {
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	const char *body = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char err[200];
 	int rc;
 
 	*reply = NULL;
-	rc = agent_http_request(h, "POST", path, body, strlen(body), &r);
+	rc = att_http_request(h, "POST", path, body, strlen(body), &r);
 	*status = r.status;
 	if (!rc && r.body.len)
 		rc = att_json_parse((const char *)r.body.data, r.body.len, 16,
 				    reply, err, sizeof(err));
 	if (rc && rc != ATT_E_NET)
 		att_err("%s: unreadable reply (HTTP %ld)", path, r.status);
-	agent_http_resp_release(&r);
+	att_http_resp_release(&r);
 	return rc;
 }
 

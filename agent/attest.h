@@ -24,8 +24,8 @@
 
 #include <json-c/json.h>
 
+#include "attest/http.h"
 #include "config.h"
-#include "http.h"
 #include "logsrc.h"
 #include "tpm.h"
 #include "uefilog.h"
@@ -47,7 +47,7 @@ struct agent_round {
 struct agent_attest_ctx {
 	const struct agent_config *conf;
 	struct agent_tpm *tpm;
-	struct agent_http *http;
+	struct att_http *http;
 	struct agent_log **logs; /* one per configured log */
 	size_t nlogs;
 	struct agent_uefi_log *uefi; /* NULL: none on this host */

@@ -94,19 +94,19 @@ static int read_token(const char *path, char *out, size_t cap)
 }
 
 /* Posts a JSON object; *reply gets the parsed answer of a 2xx. */
-static int post(struct agent_http *h, const char *path, struct json_object *o,
+static int post(struct att_http *h, const char *path, struct json_object *o,
 		struct json_object **reply)
 {
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	const char *body = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char err[200];
 	int rc;
 
 	*reply = NULL;
-	rc = agent_http_request(h, "POST", path, body, strlen(body), &r);
+	rc = att_http_request(h, "POST", path, body, strlen(body), &r);
 	if (rc) {
-		agent_http_resp_release(&r);
+		att_http_resp_release(&r);
 		return rc;
 	}
 	if (r.status < 200 || r.status > 299) {
@@ -115,14 +115,14 @@ static int post(struct agent_http *h, const char *path, struct json_object *o,
 		att_buf_cstr(&r.body);
 		att_err("enroll: %s: HTTP %ld: %.300s", path, status,
 			r.body.data ? (char *)r.body.data : "");
-		agent_http_resp_release(&r);
+		att_http_resp_release(&r);
 		return status >= 500 ? ATT_E_NET : ATT_E_AUTH;
 	}
 	rc = att_json_parse((const char *)r.body.data, r.body.len, 8, reply,
 			    err, sizeof(err));
 	if (rc)
 		att_err("enroll: %s: bad reply: %s", path, err);
-	agent_http_resp_release(&r);
+	att_http_resp_release(&r);
 	return rc;
 }
 
@@ -193,7 +193,7 @@ out:
 }
 
 static int challenge(const struct agent_config *c, struct agent_tpm *tpm,
-		     struct agent_http *http, const char *token,
+		     struct att_http *http, const char *token,
 		     struct json_object **reply)
 {
 	enum agent_key_alg ek = c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA;
@@ -271,7 +271,7 @@ static int save_identity(const struct agent_config *c,
 }
 
 int agent_enroll(const struct agent_config *c, struct agent_tpm *tpm,
-		 struct agent_http *http, const struct agent_identity *id)
+		 struct att_http *http, const struct agent_identity *id)
 {
 	enum agent_key_alg ek = c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA;
 	struct json_object *reply = NULL, *o = NULL;

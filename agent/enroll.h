@@ -13,8 +13,8 @@
 #ifndef ATTEST_AGENT_ENROLL_H
 #define ATTEST_AGENT_ENROLL_H
 
+#include "attest/http.h"
 #include "config.h"
-#include "http.h"
 #include "tpm.h"
 
 struct agent_identity {
@@ -37,6 +37,6 @@ int agent_is_enrolled(const struct agent_config *c,
  * message names why), ATT_E_NET when no verifier answers.
  */
 int agent_enroll(const struct agent_config *c, struct agent_tpm *tpm,
-		 struct agent_http *http, const struct agent_identity *id);
+		 struct att_http *http, const struct agent_identity *id);
 
 #endif
