@@ -111,7 +111,7 @@ static int pcrs_equal(const struct att_pcr_sel *sel, const struct att_pcrs *a,
  * Quotes and reads the PCRs the quote covers; if a PCR moved in between
  * (a file was measured meanwhile), does it again, a few times.
  */
-static int quote(struct agent_tpm *tpm, const uint8_t *nonce, size_t nlen,
+static int quote(struct att_esys *tpm, const uint8_t *nonce, size_t nlen,
 		 const struct att_pcr_sel *sel, struct att_buf *attest,
 		 struct att_buf *sig, struct att_pcrs *pcrs)
 {
@@ -123,10 +123,9 @@ static int quote(struct agent_tpm *tpm, const uint8_t *nonce, size_t nlen,
 		att_pcrs_clear(pcrs);
 		attest->len = 0;
 		sig->len = 0;
-		if ((rc = agent_tpm_pcr_read(tpm, sel, &before)) ||
-		    (rc = agent_tpm_quote(tpm, nonce, nlen, sel, attest,
-					  sig)) ||
-		    (rc = agent_tpm_pcr_read(tpm, sel, pcrs)))
+		if ((rc = att_esys_pcr_read(tpm, sel, &before)) ||
+		    (rc = att_esys_quote(tpm, nonce, nlen, sel, attest, sig)) ||
+		    (rc = att_esys_pcr_read(tpm, sel, pcrs)))
 			return rc;
 		if (pcrs_equal(sel, &before, pcrs))
 			return ATT_OK;

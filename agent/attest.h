@@ -25,9 +25,9 @@
 #include <json-c/json.h>
 
 #include "attest/http.h"
+#include "attest/tpm_esys.h"
 #include "config.h"
 #include "logsrc.h"
-#include "tpm.h"
 #include "uefilog.h"
 
 /* Bytes of one log sent in one round at most (the rest waits). */
@@ -46,7 +46,7 @@ struct agent_round {
 
 struct agent_attest_ctx {
 	const struct agent_config *conf;
-	struct agent_tpm *tpm;
+	struct att_esys *tpm;
 	struct att_http *http;
 	struct agent_log **logs; /* one per configured log */
 	size_t nlogs;

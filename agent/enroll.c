@@ -192,11 +192,12 @@ out:
 	return rc;
 }
 
-static int challenge(const struct agent_config *c, struct agent_tpm *tpm,
+static int challenge(const struct agent_config *c, struct att_esys *tpm,
 		     struct att_http *http, const char *token,
 		     struct json_object **reply)
 {
-	enum agent_key_alg ek = c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA;
+	enum att_esys_key_alg ek =
+		c->ek_ecc ? ATT_ESYS_KEY_ECC : ATT_ESYS_KEY_RSA;
 	struct att_buf ekpub, ekcert, akpub;
 	struct json_object *o = json_object_new_object();
 	char *e = NULL, *ce = NULL, *a = NULL;
@@ -205,19 +206,19 @@ static int challenge(const struct agent_config *c, struct agent_tpm *tpm,
 	att_buf_init(&ekpub, 0);
 	att_buf_init(&ekcert, 0);
 	att_buf_init(&akpub, 0);
-	rc = agent_tpm_ek_public(tpm, ek, &ekpub);
+	rc = att_esys_ek_public(tpm, ek, &ekpub);
 	if (!rc) {
-		rc = agent_tpm_ek_cert(tpm, ek, &ekcert);
+		rc = att_esys_ek_cert(tpm, ek, &ekcert);
 		if (rc == ATT_E_NOT_FOUND)
 			rc = ATT_OK; /* the verifier decides if it may do */
 	}
 	if (!rc)
-		rc = agent_tpm_ak_ensure(tpm,
-					 c->ek_ecc ? AGENT_AK_ECC_ECDSA
-						   : AGENT_AK_RSA_RSASSA,
-					 ek, c->ak_handle, &created);
+		rc = att_esys_ak_ensure(tpm,
+					c->ek_ecc ? ATT_ESYS_AK_ECC_ECDSA
+						  : ATT_ESYS_AK_RSA_RSASSA,
+					ek, c->ak_handle, &created);
 	if (!rc)
-		rc = agent_tpm_ak_public(tpm, &akpub);
+		rc = att_esys_ak_public(tpm, &akpub);
 	if (rc)
 		goto out;
 	e = b64(&ekpub);
@@ -270,10 +271,11 @@ static int save_identity(const struct agent_config *c,
 	return rc;
 }
 
-int agent_enroll(const struct agent_config *c, struct agent_tpm *tpm,
+int agent_enroll(const struct agent_config *c, struct att_esys *tpm,
 		 struct att_http *http, const struct agent_identity *id)
 {
-	enum agent_key_alg ek = c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA;
+	enum att_esys_key_alg ek =
+		c->ek_ecc ? ATT_ESYS_KEY_ECC : ATT_ESYS_KEY_RSA;
 	struct json_object *reply = NULL, *o = NULL;
 	struct att_cred cred;
 	uint8_t secret[64];
@@ -301,7 +303,7 @@ int agent_enroll(const struct agent_config *c, struct agent_tpm *tpm,
 		rc = ATT_E_FORMAT;
 		goto out;
 	}
-	rc = agent_tpm_activate(tpm, ek, &cred, secret, sizeof(secret), &slen);
+	rc = att_esys_activate(tpm, ek, &cred, secret, sizeof(secret), &slen);
 	if (rc) {
 		att_err("enroll: the TPM refused the credential: it was not "
 			"made for this TPM's EK and AK");

@@ -18,12 +18,12 @@
 #include "attest/err.h"
 #include "attest/http.h"
 #include "attest/log.h"
+#include "attest/tpm_esys.h"
 #include "attest.h"
 #include "config.h"
 #include "enroll.h"
 #include "logsrc.h"
 #include "privdrop.h"
-#include "tpm.h"
 
 #define AGENT_VERSION  ATT_VERSION
 #define DEFAULT_CONFIG "/etc/attest/agent.conf"
@@ -248,7 +248,7 @@ static int run(const struct opts *o, struct agent_config *c)
 	struct agent_identity id;
 	struct agent_attest_ctx ctx = {.conf = c};
 	struct att_backoff bo;
-	struct agent_tpm *tpm = NULL;
+	struct att_esys *tpm = NULL;
 	struct att_http *http = NULL;
 	unsigned long round = 0;
 	size_t i;
@@ -263,7 +263,7 @@ static int run(const struct opts *o, struct agent_config *c)
 	}
 	rc = agent_uefi_log_open(c->uefi_log, &uefi);
 	if (!rc)
-		rc = agent_tpm_new(c->tcti, &tpm);
+		rc = att_esys_new(c->tcti, &tpm);
 	if (!rc)
 		rc = att_http_new((const char *const *)c->verifiers,
 				  c->nverifiers, c->ca, &http);
@@ -280,9 +280,9 @@ static int run(const struct opts *o, struct agent_config *c)
 			goto out;
 		sleep_ms(att_backoff_next(&bo));
 	}
-	rc = agent_tpm_ak_ensure(
-		tpm, c->ek_ecc ? AGENT_AK_ECC_ECDSA : AGENT_AK_RSA_RSASSA,
-		c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA, c->ak_handle,
+	rc = att_esys_ak_ensure(
+		tpm, c->ek_ecc ? ATT_ESYS_AK_ECC_ECDSA : ATT_ESYS_AK_RSA_RSASSA,
+		c->ek_ecc ? ATT_ESYS_KEY_ECC : ATT_ESYS_KEY_RSA, c->ak_handle,
 		&created);
 	if (!rc && created) {
 		att_err("the enrolled AK at 0x%08x is gone; remove %s to "
@@ -352,7 +352,7 @@ static int run(const struct opts *o, struct agent_config *c)
 out:
 	agent_attest_ctx_release(&ctx);
 	att_http_free(http);
-	agent_tpm_free(tpm);
+	att_esys_free(tpm);
 	for (i = 0; i < c->nlogs; i++)
 		agent_log_free(logs[i]);
 	agent_uefi_log_free(uefi);

@@ -55,10 +55,10 @@
 
 #include "attest/buf.h"
 #include "attest/codec.h"
+#include "attest/tpm_esys.h"
 #include "imabuild.h"
 #include "pg_cluster.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
@@ -658,7 +658,7 @@ static void test_tpm_reset_without_reboot(void **state)
 	 * The owner can move the clock on past that boundary with
 	 * TPM2_ClockSet: safe again, trusted.
 	 */
-	assert_int_equal(att_tpm_clock_safe_again(agent_tpm_esys(F.tpm)), 0);
+	assert_int_equal(att_tpm_clock_safe_again(att_esys_context(F.tpm)), 0);
 	vh_measure(&F, "/usr/bin/a", "A");
 	{
 		/* a refused quote left the verifier before this boot */

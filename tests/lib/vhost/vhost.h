@@ -20,19 +20,19 @@
 
 struct att_vproc;
 struct att_swtpm;
-struct agent_tpm;
+struct att_esys;
 struct att_pg;
 
 #define VH_AK_HANDLE 0x81010010u
 
 struct vh_host {
-	char dir[64];	       /* scratch directory with the test PKI */
-	char db[128];	       /* the verifier's --database */
-	struct att_vproc *vp;  /* the verifier requests go to */
-	struct att_swtpm *sw;  /* this host's TPM */
-	struct agent_tpm *tpm; /* open on sw */
-	struct att_pg *pg;     /* the PostgreSQL run; NULL: SQLite */
-	struct att_buf log;    /* the host's IMA list, as the kernel has it */
+	char dir[64];	      /* scratch directory with the test PKI */
+	char db[128];	      /* the verifier's --database */
+	struct att_vproc *vp; /* the verifier requests go to */
+	struct att_swtpm *sw; /* this host's TPM */
+	struct att_esys *tpm; /* open on sw */
+	struct att_pg *pg;    /* the PostgreSQL run; NULL: SQLite */
+	struct att_buf log;   /* the host's IMA list, as the kernel has it */
 	uint64_t nentries;
 	int no_schema; /* skip the schema checks (a python run each) */
 };
@@ -103,11 +103,11 @@ void vh_boot(struct vh_host *h);
 size_t vh_entry_offset(const struct vh_host *h, uint64_t idx);
 
 /* Enrolls id with the EK (RSA) and AK of tpm; writes DIR/ID.pem/.key. */
-void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id);
+void vh_enroll(struct vh_host *h, struct att_esys *tpm, const char *id);
 /* Its steps: the POST /v1/enroll body with a new token (malloc'd)... */
-char *vh_enroll_body(struct vh_host *h, struct agent_tpm *tpm, const char *id);
+char *vh_enroll_body(struct vh_host *h, struct att_esys *tpm, const char *id);
 /* ... TPM2_ActivateCredential of the answer (0 or the TPM layer's error) */
-int vh_activate_cred(struct agent_tpm *tpm, struct json_object *challenge,
+int vh_activate_cred(struct att_esys *tpm, struct json_object *challenge,
 		     uint8_t *secret, size_t cap, size_t *slen);
 /* ... the activate body with a new key DIR/ID.key and its CSR ... */
 char *vh_activate_body(struct vh_host *h, const char *id, const uint8_t *secret,
