@@ -1,5 +1,5 @@
 # agent: attest-agent (below). Its TPM layer is libattest's ESAPI wrapper
-# (common/src/tpm_esys.c, attest/tpm_esys.h), which the tests that drive
+# (common/src/tpm/tpm_esys.c, attest/tpm_esys.h), which the tests that drive
 # swtpm (tests/integration/test_tpm_*.c) take from libattest with the TSS
 # libraries below.
 AGENT_TPM_OBJS := $(B)/obj/agent/logsrc.o
