@@ -75,23 +75,10 @@ static int setup(int use_pg)
 	return 0;
 }
 
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
+static int teardown(void)
 {
 	int st, rc = 0;
 
-	(void)state;
 	if (V2 && att_vproc_stop(V2, &st) == 0 && st != 0)
 		rc = -1;
 	att_vproc_free(V2);
@@ -677,11 +664,7 @@ int main(void)
 		cmocka_unit_test(test_race_one_id),
 		cmocka_unit_test(test_ak_from_another_tpm),
 	};
-	int fails;
 
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_backends(tests, sizeof(tests) / sizeof(tests[0]), setup,
+			       teardown);
 }

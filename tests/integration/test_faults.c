@@ -191,21 +191,8 @@ static int setup(int use_pg)
 	return vh_start_verifier(&F, extra);
 }
 
-static int setup_sqlite(void **state)
+static int teardown(void)
 {
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
 	return vh_teardown(&F);
 }
 
@@ -952,9 +939,11 @@ int main(void)
 
 	/* Writes to a verifier killed meanwhile: EPIPE, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
-	fails = cmocka_run_group_tests_name("sqlite", sqlite_tests,
-					    setup_sqlite, teardown);
-	fails += cmocka_run_group_tests_name("postgresql", pg_tests, setup_pg,
-					     teardown);
+	fails = vh_run_backend("sqlite", 0, sqlite_tests,
+			       sizeof(sqlite_tests) / sizeof(sqlite_tests[0]),
+			       setup, teardown);
+	fails += vh_run_backend("postgresql", 1, pg_tests,
+				sizeof(pg_tests) / sizeof(pg_tests[0]), setup,
+				teardown);
 	return fails;
 }

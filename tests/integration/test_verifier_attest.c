@@ -283,9 +283,8 @@ static int setup(int use_pg)
 	return 0;
 }
 
-static int teardown(void **state)
+static int teardown(void)
 {
-	(void)state;
 	hook_stop();
 	return vh_teardown(&F);
 }
@@ -775,18 +774,6 @@ static void test_stale(void **state)
 	assert_true(hook_wait("\"from\":\"stale\",\"to\":\"untrusted\""));
 }
 
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
 static void test_alternate_replicas(void **state)
 {
 	const char *const more[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
@@ -836,11 +823,7 @@ int main(void)
 		cmocka_unit_test(test_reset_count_backwards),
 		cmocka_unit_test(test_stale),
 	};
-	int fails;
 
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_backends(tests, sizeof(tests) / sizeof(tests[0]), setup,
+			       teardown);
 }

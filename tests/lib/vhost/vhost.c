@@ -111,6 +111,44 @@ int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
 }
 
 static struct {
+	int (*setup)(int use_pg);
+	int (*teardown)(void);
+	int use_pg;
+} B;
+
+static int backend_setup(void **state)
+{
+	(void)state;
+	return B.setup(B.use_pg) ? -1 : 0;
+}
+
+static int backend_teardown(void **state)
+{
+	(void)state;
+	return B.teardown && B.teardown() ? -1 : 0;
+}
+
+int vh_run_backend(const char *name, int use_pg, const struct CMUnitTest *tests,
+		   size_t n, int (*setup)(int use_pg), int (*teardown)(void))
+{
+	B.setup = setup;
+	B.teardown = teardown;
+	B.use_pg = use_pg;
+	return _cmocka_run_group_tests(name, tests, n, backend_setup,
+				       backend_teardown);
+}
+
+int vh_run_backends(const struct CMUnitTest *tests, size_t n,
+		    int (*setup)(int use_pg), int (*teardown)(void))
+{
+	int fails;
+
+	fails = vh_run_backend("sqlite", 0, tests, n, setup, teardown);
+	fails += vh_run_backend("postgresql", 1, tests, n, setup, teardown);
+	return fails;
+}
+
+static struct {
 	struct vh_host *h;
 	const char *prefix;
 	const char *const *extra;
@@ -124,21 +162,8 @@ static int group_setup(int use_pg)
 	return G.after ? G.after(G.h) : 0;
 }
 
-static int group_setup_sqlite(void **state)
+static int group_teardown(void)
 {
-	(void)state;
-	return group_setup(0);
-}
-
-static int group_setup_pg(void **state)
-{
-	(void)state;
-	return group_setup(1);
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
 	return vh_teardown(G.h) ? -1 : 0;
 }
 
@@ -146,17 +171,11 @@ int vh_run_groups(struct vh_host *h, const char *prefix,
 		  const char *const *extra, int (*after)(struct vh_host *h),
 		  const struct CMUnitTest *tests, size_t n)
 {
-	int fails;
-
 	G.h = h;
 	G.prefix = prefix;
 	G.extra = extra;
 	G.after = after;
-	fails = _cmocka_run_group_tests("sqlite", tests, n, group_setup_sqlite,
-					group_teardown);
-	fails += _cmocka_run_group_tests("postgresql", tests, n, group_setup_pg,
-					 group_teardown);
-	return fails;
+	return vh_run_backends(tests, n, group_setup, group_teardown);
 }
 
 char *vh_snapshot(struct vh_host *h)

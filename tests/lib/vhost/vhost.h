@@ -59,13 +59,25 @@ int vh_start_verifier(struct vh_host *h, const char *const *extra);
  */
 int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
 		      const char *const *extra);
-/*
- * The usual main() of a test that plays a host: the cmocka group "sqlite"
- * then "postgresql", each set up by vh_setup_enrolled(h, prefix, ...,
- * extra) and then `after` (NULL: nothing; nonzero fails the setup), torn
- * down by vh_teardown. Returns the failures of both.
- */
 struct CMUnitTest;
+/*
+ * The one fixture runner for the two store back-ends, shared by the
+ * verifier tests: tests as the cmocka group "sqlite", set up by
+ * setup(0), then as "postgresql", set up by setup(1); each group torn
+ * down by teardown() (NULL: nothing). setup and teardown return 0 or
+ * nonzero (the group fails). Returns the failures of both.
+ */
+int vh_run_backends(const struct CMUnitTest *tests, size_t n,
+		    int (*setup)(int use_pg), int (*teardown)(void));
+/* One such group named name on one back-end (use_pg). */
+int vh_run_backend(const char *name, int use_pg, const struct CMUnitTest *tests,
+		   size_t n, int (*setup)(int use_pg), int (*teardown)(void));
+/*
+ * The usual main() of a test that plays a host: vh_run_backends with
+ * vh_setup_enrolled(h, prefix, ..., extra) and then `after` (NULL:
+ * nothing; nonzero fails the setup) as the setup, vh_teardown as the
+ * teardown.
+ */
 int vh_run_groups(struct vh_host *h, const char *prefix,
 		  const char *const *extra, int (*after)(struct vh_host *h),
 		  const struct CMUnitTest *tests, size_t n);
