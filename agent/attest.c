@@ -22,25 +22,25 @@
 #define NONCE_MAX      64
 #define PCR_READ_TRIES 3
 
-static int post_json(struct agent_http *h, const char *path,
+static int post_json(struct att_http *h, const char *path,
 		     struct json_object *o, long *status,
 		     struct json_object **reply)
 {
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	const char *body = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char err[200];
 	int rc;
 
 	*reply = NULL;
-	rc = agent_http_request(h, "POST", path, body, strlen(body), &r);
+	rc = att_http_request(h, "POST", path, body, strlen(body), &r);
 	*status = r.status;
 	if (!rc && r.body.len)
 		rc = att_json_parse((const char *)r.body.data, r.body.len, 16,
 				    reply, err, sizeof(err));
 	if (rc && rc != ATT_E_NET)
 		att_err("%s: unreadable reply (HTTP %ld)", path, r.status);
-	agent_http_resp_release(&r);
+	att_http_resp_release(&r);
 	return rc;
 }
 
@@ -111,7 +111,7 @@ static int pcrs_equal(const struct att_pcr_sel *sel, const struct att_pcrs *a,
  * Quotes and reads the PCRs the quote covers; if a PCR moved in between
  * (a file was measured meanwhile), does it again, a few times.
  */
-static int quote(struct agent_tpm *tpm, const uint8_t *nonce, size_t nlen,
+static int quote(struct att_esys *tpm, const uint8_t *nonce, size_t nlen,
 		 const struct att_pcr_sel *sel, struct att_buf *attest,
 		 struct att_buf *sig, struct att_pcrs *pcrs)
 {
@@ -123,10 +123,9 @@ static int quote(struct agent_tpm *tpm, const uint8_t *nonce, size_t nlen,
 		att_pcrs_clear(pcrs);
 		attest->len = 0;
 		sig->len = 0;
-		if ((rc = agent_tpm_pcr_read(tpm, sel, &before)) ||
-		    (rc = agent_tpm_quote(tpm, nonce, nlen, sel, attest,
-					  sig)) ||
-		    (rc = agent_tpm_pcr_read(tpm, sel, pcrs)))
+		if ((rc = att_esys_pcr_read(tpm, sel, &before)) ||
+		    (rc = att_esys_quote(tpm, nonce, nlen, sel, attest, sig)) ||
+		    (rc = att_esys_pcr_read(tpm, sel, pcrs)))
 			return rc;
 		if (pcrs_equal(sel, &before, pcrs))
 			return ATT_OK;

@@ -24,10 +24,10 @@
 
 #include <json-c/json.h>
 
+#include "attest/http.h"
+#include "attest/tpm_esys.h"
 #include "config.h"
-#include "http.h"
 #include "logsrc.h"
-#include "tpm.h"
 #include "uefilog.h"
 
 /* Bytes of one log sent in one round at most (the rest waits). */
@@ -46,8 +46,8 @@ struct agent_round {
 
 struct agent_attest_ctx {
 	const struct agent_config *conf;
-	struct agent_tpm *tpm;
-	struct agent_http *http;
+	struct att_esys *tpm;
+	struct att_http *http;
 	struct agent_log **logs; /* one per configured log */
 	size_t nlogs;
 	struct agent_uefi_log *uefi; /* NULL: none on this host */

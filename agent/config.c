@@ -13,8 +13,8 @@
 #include "attest/buf.h"
 #include "attest/err.h"
 #include "attest/kvconf.h"
+#include "attest/tpm_esys.h"
 #include "logsrc.h"
-#include "tpm.h"
 
 #define CONF_MAX (1u << 20)
 
@@ -22,7 +22,7 @@ void agent_config_init(struct agent_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->interval = 30;
-	c->ak_handle = AGENT_AK_HANDLE_DEFAULT;
+	c->ak_handle = ATT_ESYS_AK_HANDLE_DEFAULT;
 }
 
 void agent_config_release(struct agent_config *c)

@@ -94,19 +94,19 @@ static int read_token(const char *path, char *out, size_t cap)
 }
 
 /* Posts a JSON object; *reply gets the parsed answer of a 2xx. */
-static int post(struct agent_http *h, const char *path, struct json_object *o,
+static int post(struct att_http *h, const char *path, struct json_object *o,
 		struct json_object **reply)
 {
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	const char *body = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	char err[200];
 	int rc;
 
 	*reply = NULL;
-	rc = agent_http_request(h, "POST", path, body, strlen(body), &r);
+	rc = att_http_request(h, "POST", path, body, strlen(body), &r);
 	if (rc) {
-		agent_http_resp_release(&r);
+		att_http_resp_release(&r);
 		return rc;
 	}
 	if (r.status < 200 || r.status > 299) {
@@ -115,14 +115,14 @@ static int post(struct agent_http *h, const char *path, struct json_object *o,
 		att_buf_cstr(&r.body);
 		att_err("enroll: %s: HTTP %ld: %.300s", path, status,
 			r.body.data ? (char *)r.body.data : "");
-		agent_http_resp_release(&r);
+		att_http_resp_release(&r);
 		return status >= 500 ? ATT_E_NET : ATT_E_AUTH;
 	}
 	rc = att_json_parse((const char *)r.body.data, r.body.len, 8, reply,
 			    err, sizeof(err));
 	if (rc)
 		att_err("enroll: %s: bad reply: %s", path, err);
-	agent_http_resp_release(&r);
+	att_http_resp_release(&r);
 	return rc;
 }
 
@@ -192,11 +192,12 @@ out:
 	return rc;
 }
 
-static int challenge(const struct agent_config *c, struct agent_tpm *tpm,
-		     struct agent_http *http, const char *token,
+static int challenge(const struct agent_config *c, struct att_esys *tpm,
+		     struct att_http *http, const char *token,
 		     struct json_object **reply)
 {
-	enum agent_key_alg ek = c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA;
+	enum att_esys_key_alg ek =
+		c->ek_ecc ? ATT_ESYS_KEY_ECC : ATT_ESYS_KEY_RSA;
 	struct att_buf ekpub, ekcert, akpub;
 	struct json_object *o = json_object_new_object();
 	char *e = NULL, *ce = NULL, *a = NULL;
@@ -205,19 +206,19 @@ static int challenge(const struct agent_config *c, struct agent_tpm *tpm,
 	att_buf_init(&ekpub, 0);
 	att_buf_init(&ekcert, 0);
 	att_buf_init(&akpub, 0);
-	rc = agent_tpm_ek_public(tpm, ek, &ekpub);
+	rc = att_esys_ek_public(tpm, ek, &ekpub);
 	if (!rc) {
-		rc = agent_tpm_ek_cert(tpm, ek, &ekcert);
+		rc = att_esys_ek_cert(tpm, ek, &ekcert);
 		if (rc == ATT_E_NOT_FOUND)
 			rc = ATT_OK; /* the verifier decides if it may do */
 	}
 	if (!rc)
-		rc = agent_tpm_ak_ensure(tpm,
-					 c->ek_ecc ? AGENT_AK_ECC_ECDSA
-						   : AGENT_AK_RSA_RSASSA,
-					 ek, c->ak_handle, &created);
+		rc = att_esys_ak_ensure(tpm,
+					c->ek_ecc ? ATT_ESYS_AK_ECC_ECDSA
+						  : ATT_ESYS_AK_RSA_RSASSA,
+					ek, c->ak_handle, &created);
 	if (!rc)
-		rc = agent_tpm_ak_public(tpm, &akpub);
+		rc = att_esys_ak_public(tpm, &akpub);
 	if (rc)
 		goto out;
 	e = b64(&ekpub);
@@ -270,10 +271,11 @@ static int save_identity(const struct agent_config *c,
 	return rc;
 }
 
-int agent_enroll(const struct agent_config *c, struct agent_tpm *tpm,
-		 struct agent_http *http, const struct agent_identity *id)
+int agent_enroll(const struct agent_config *c, struct att_esys *tpm,
+		 struct att_http *http, const struct agent_identity *id)
 {
-	enum agent_key_alg ek = c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA;
+	enum att_esys_key_alg ek =
+		c->ek_ecc ? ATT_ESYS_KEY_ECC : ATT_ESYS_KEY_RSA;
 	struct json_object *reply = NULL, *o = NULL;
 	struct att_cred cred;
 	uint8_t secret[64];
@@ -301,7 +303,7 @@ int agent_enroll(const struct agent_config *c, struct agent_tpm *tpm,
 		rc = ATT_E_FORMAT;
 		goto out;
 	}
-	rc = agent_tpm_activate(tpm, ek, &cred, secret, sizeof(secret), &slen);
+	rc = att_esys_activate(tpm, ek, &cred, secret, sizeof(secret), &slen);
 	if (rc) {
 		att_err("enroll: the TPM refused the credential: it was not "
 			"made for this TPM's EK and AK");

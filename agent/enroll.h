@@ -13,9 +13,9 @@
 #ifndef ATTEST_AGENT_ENROLL_H
 #define ATTEST_AGENT_ENROLL_H
 
+#include "attest/http.h"
+#include "attest/tpm_esys.h"
 #include "config.h"
-#include "http.h"
-#include "tpm.h"
 
 struct agent_identity {
 	char key_path[512];
@@ -36,7 +36,7 @@ int agent_is_enrolled(const struct agent_config *c,
  * issued certificate saved. ATT_E_AUTH when the verifier refuses (the
  * message names why), ATT_E_NET when no verifier answers.
  */
-int agent_enroll(const struct agent_config *c, struct agent_tpm *tpm,
-		 struct agent_http *http, const struct agent_identity *id);
+int agent_enroll(const struct agent_config *c, struct att_esys *tpm,
+		 struct att_http *http, const struct agent_identity *id);
 
 #endif

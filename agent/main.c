@@ -16,14 +16,14 @@
 #include <systemd/sd-daemon.h>
 
 #include "attest/err.h"
+#include "attest/http.h"
 #include "attest/log.h"
+#include "attest/tpm_esys.h"
 #include "attest.h"
 #include "config.h"
 #include "enroll.h"
-#include "http.h"
 #include "logsrc.h"
 #include "privdrop.h"
-#include "tpm.h"
 
 #define AGENT_VERSION  ATT_VERSION
 #define DEFAULT_CONFIG "/etc/attest/agent.conf"
@@ -247,9 +247,9 @@ static int run(const struct opts *o, struct agent_config *c)
 	struct agent_uefi_log *uefi = NULL;
 	struct agent_identity id;
 	struct agent_attest_ctx ctx = {.conf = c};
-	struct agent_backoff bo;
-	struct agent_tpm *tpm = NULL;
-	struct agent_http *http = NULL;
+	struct att_backoff bo;
+	struct att_esys *tpm = NULL;
+	struct att_http *http = NULL;
 	unsigned long round = 0;
 	size_t i;
 	int rc, created, trusted = 0;
@@ -263,26 +263,26 @@ static int run(const struct opts *o, struct agent_config *c)
 	}
 	rc = agent_uefi_log_open(c->uefi_log, &uefi);
 	if (!rc)
-		rc = agent_tpm_new(c->tcti, &tpm);
+		rc = att_esys_new(c->tcti, &tpm);
 	if (!rc)
-		rc = agent_http_new((const char *const *)c->verifiers,
-				    c->nverifiers, c->ca, &http);
+		rc = att_http_new((const char *const *)c->verifiers,
+				  c->nverifiers, c->ca, &http);
 	if (!rc)
 		rc = agent_identity_paths(c, &id);
 	if (rc)
 		goto out;
-	agent_backoff_init(&bo, 1000, 60000);
+	att_backoff_init(&bo, 1000, 60000);
 	while (!agent_is_enrolled(c, &id)) {
 		rc = agent_enroll(c, tpm, http, &id);
 		if (!rc)
 			break;
 		if (rc != ATT_E_NET || o->once || stop)
 			goto out;
-		sleep_ms(agent_backoff_next(&bo));
+		sleep_ms(att_backoff_next(&bo));
 	}
-	rc = agent_tpm_ak_ensure(
-		tpm, c->ek_ecc ? AGENT_AK_ECC_ECDSA : AGENT_AK_RSA_RSASSA,
-		c->ek_ecc ? AGENT_KEY_ECC : AGENT_KEY_RSA, c->ak_handle,
+	rc = att_esys_ak_ensure(
+		tpm, c->ek_ecc ? ATT_ESYS_AK_ECC_ECDSA : ATT_ESYS_AK_RSA_RSASSA,
+		c->ek_ecc ? ATT_ESYS_KEY_ECC : ATT_ESYS_KEY_RSA, c->ak_handle,
 		&created);
 	if (!rc && created) {
 		att_err("the enrolled AK at 0x%08x is gone; remove %s to "
@@ -291,8 +291,7 @@ static int run(const struct opts *o, struct agent_config *c)
 		rc = ATT_E_STATE;
 	}
 	if (!rc)
-		rc = agent_http_set_client_cert(http, id.cert_path,
-						id.key_path);
+		rc = att_http_set_client_cert(http, id.cert_path, id.key_path);
 	if (!rc)
 		rc = agent_drop_privileges(c->user);
 	if (rc)
@@ -304,7 +303,7 @@ static int run(const struct opts *o, struct agent_config *c)
 	ctx.uefi = uefi;
 	agent_attest_load_boot(&ctx);
 	sd_notify(0, "READY=1");
-	agent_backoff_reset(&bo);
+	att_backoff_reset(&bo);
 	while (!stop) {
 		struct agent_round r;
 		struct timespec t0, t1;
@@ -330,14 +329,14 @@ static int run(const struct opts *o, struct agent_config *c)
 						 1e6,
 				 cpu_ms() - c0, rss_kib());
 			sd_notifyf(0, "STATUS=round %lu: %s", round, r.state);
-			agent_backoff_reset(&bo);
+			att_backoff_reset(&bo);
 			wait_ms = r.more ? 0 : c->interval * 1000u;
 		} else {
 			att_err("round %lu failed: %s", round,
 				att_strerror(rc));
 			sd_notifyf(0, "STATUS=round %lu failed: %s", round,
 				   att_strerror(rc));
-			wait_ms = agent_backoff_next(&bo);
+			wait_ms = att_backoff_next(&bo);
 			if (wait_ms > c->interval * 1000u)
 				wait_ms = c->interval * 1000u;
 		}
@@ -352,8 +351,8 @@ static int run(const struct opts *o, struct agent_config *c)
 		rc = ATT_OK;
 out:
 	agent_attest_ctx_release(&ctx);
-	agent_http_free(http);
-	agent_tpm_free(tpm);
+	att_http_free(http);
+	att_esys_free(tpm);
 	for (i = 0; i < c->nlogs; i++)
 		agent_log_free(logs[i]);
 	agent_uefi_log_free(uefi);

@@ -1,7 +1,8 @@
-# agent: attest-agent (below) and its TPM layer (agent/tpm.c, tpm2-tss
-# ESAPI), which is also linked into the tests that drive it against swtpm
-# (tests/integration/test_tpm_*.c).
-AGENT_TPM_OBJS := $(B)/obj/agent/tpm.o $(B)/obj/agent/logsrc.o
+# agent: attest-agent (below). Its TPM layer is libattest's ESAPI wrapper
+# (common/src/tpm/tpm_esys.c, attest/tpm_esys.h), which the tests that drive
+# swtpm (tests/integration/test_tpm_*.c) take from libattest with the TSS
+# libraries below.
+AGENT_TPM_OBJS := $(B)/obj/agent/logsrc.o
 AGENT_TSS_LIBS := $(shell pkg-config --libs tss2-esys tss2-tctildr tss2-rc tss2-mu)
 
 # The TPM integration tests: agent objects, the test support library and

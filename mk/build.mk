@@ -21,7 +21,7 @@ WARN := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wpointer-arith \
 # checked against it by mk/deb.sh).
 ATT_VERSION := $(shell cat $(SRC)/VERSION)
 BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -g $(WARN) -I$(SRC)/common/include \
-	-I$(SRC)/common/src -I$(SRC)/tests/lib $(PKG_CFLAGS) -MMD -MP \
+	-I$(SRC)/tests/lib $(PKG_CFLAGS) -MMD -MP \
 	-DATT_VERSION='"$(ATT_VERSION)"'
 
 ifeq ($(VARIANT),san)

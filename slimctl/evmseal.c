@@ -29,17 +29,20 @@
 #include <tss2/tss2_esys.h>
 #include <tss2/tss2_mu.h>
 #include <tss2/tss2_rc.h>
-#include <tss2/tss2_tctildr.h>
 
 #include "attest/err.h"
+#include "attest/pcrs.h"
+#include "attest/tpm_esys.h"
+#include "attest/tpm_quote.h"
 #include "slimctl.h"
 
 #define SLC_BLOB_MAGIC "SLIMEVM1"
 #define SLC_BLOB_MAX   4096
 #define SLC_KEY_DESC   "slim:evm"
 
+/* libattest's ESAPI wrapper (attest/tpm_esys.h) and the storage primary */
 struct slc_tpm {
-	TSS2_TCTI_CONTEXT *tcti;
+	struct att_esys *tpm;
 	ESYS_CONTEXT *esys;
 	ESYS_TR primary;
 };
@@ -54,10 +57,9 @@ static void slc_tpm_close(struct slc_tpm *t)
 {
 	if (t->esys && t->primary != ESYS_TR_NONE)
 		Esys_FlushContext(t->esys, t->primary);
-	if (t->esys)
-		Esys_Finalize(&t->esys);
-	if (t->tcti)
-		Tss2_TctiLdr_Finalize(&t->tcti);
+	att_esys_free(t->tpm);
+	t->tpm = NULL;
+	t->esys = NULL;
 }
 
 /* the storage primary: the same template always gives the same key */
@@ -67,18 +69,17 @@ static int slc_tpm_open(const char *tcti, struct slc_tpm *t)
 	TPM2B_PUBLIC tmpl = {0};
 	TPM2B_DATA outside = {0};
 	TPML_PCR_SELECTION none = {0};
+	struct att_esys_fail fail;
 	TSS2_RC rc;
 
 	memset(t, 0, sizeof(*t));
 	t->primary = ESYS_TR_NONE;
-	rc = Tss2_TctiLdr_Initialize(tcti && *tcti ? tcti : NULL, &t->tcti);
-	if (rc != TSS2_RC_SUCCESS)
-		return slc_tpm_fail("TCTI", rc);
-	rc = Esys_Initialize(&t->esys, t->tcti, NULL);
-	if (rc != TSS2_RC_SUCCESS) {
-		slc_tpm_close(t);
-		return slc_tpm_fail("Esys_Initialize", rc);
-	}
+	if (att_esys_open(tcti, 0, &t->tpm, &fail))
+		return slc_tpm_fail(fail.step == ATT_ESYS_FAIL_TCTI
+					    ? "TCTI"
+					    : "Esys_Initialize",
+				    fail.rc);
+	t->esys = att_esys_context(t->tpm);
 	tmpl.publicArea.type = TPM2_ALG_ECC;
 	tmpl.publicArea.nameAlg = TPM2_ALG_SHA256;
 	tmpl.publicArea.objectAttributes =
@@ -102,24 +103,13 @@ static int slc_tpm_open(const char *tcti, struct slc_tpm *t)
 	return ATT_OK;
 }
 
-static void slc_pcr_sel(uint32_t mask, TPML_PCR_SELECTION *sel)
-{
-	memset(sel, 0, sizeof(*sel));
-	sel->count = 1;
-	sel->pcrSelections[0].hash = TPM2_ALG_SHA256;
-	sel->pcrSelections[0].sizeofSelect = 3;
-	for (int i = 0; i < 24; i++)
-		if (mask & (1u << i))
-			sel->pcrSelections[0].pcrSelect[i / 8] |=
-				(uint8_t)(1u << (i % 8));
-}
-
 /* PolicyPCR on the current values in a session of type @type */
 static int slc_policy_session(struct slc_tpm *t, TPM2_SE type, uint32_t mask,
 			      ESYS_TR *session)
 {
 	TPMT_SYM_DEF sym = {.algorithm = TPM2_ALG_NULL};
 	TPM2B_DIGEST empty = {0};
+	struct att_pcr_sel one = {0};
 	TPML_PCR_SELECTION sel;
 	TSS2_RC rc;
 
@@ -128,7 +118,13 @@ static int slc_policy_session(struct slc_tpm *t, TPM2_SE type, uint32_t mask,
 				   NULL, type, &sym, TPM2_ALG_SHA256, session);
 	if (rc != TSS2_RC_SUCCESS)
 		return slc_tpm_fail("StartAuthSession", rc);
-	slc_pcr_sel(mask, &sel);
+	if (att_pcr_sel_add(&one, ATT_HASH_SHA256, mask) ||
+	    att_pcr_sel_to_tpml(&one, &sel)) {
+		Esys_FlushContext(t->esys, *session);
+		fprintf(stderr, "slimctl: PCR mask 0x%x: out of range\n",
+			(unsigned int)mask);
+		return ATT_E_INVAL;
+	}
 	rc = Esys_PolicyPCR(t->esys, *session, ESYS_TR_NONE, ESYS_TR_NONE,
 			    ESYS_TR_NONE, &empty, &sel);
 	if (rc != TSS2_RC_SUCCESS) {

@@ -1,9 +1,4 @@
-# verifier/: attest-whitelist, attest-verifier and attestctl
-WL_BIN := $(B)/bin/attest-whitelist
-BINS += $(WL_BIN)
-LINKS += $(WL_BIN)
-$(WL_BIN)_SRCS := $(wildcard $(SRC)/verifier/whitelist/*.c)
-$(WL_BIN)_LIBS := $(shell pkg-config --libs libarchive)
+# verifier/: attest-verifier and attestctl (attest-whitelist is whitelist/)
 
 # attest-verifier: the REST service (verifier/service/)
 VER_BIN := $(B)/bin/attest-verifier
@@ -34,11 +29,12 @@ VER_DIRECT_TESTS := test_verifier_store test_verifier_api test_verifier_attest t
 	test_faults
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_SRCS = $(SRC)/tests/integration/$(t).c $$(TESTLIB_SRCS) $(VER_TEST_SRCS)))
 $(foreach t,$(VER_DIRECT_TESTS),$(eval override $(B)/tests/integration/$(t)_LIBS = $$(TEST_LIBS) $(VER_LIBS)))
-# Verifier tests that drive swtpm through the agent's TPM layer; those
-# that play a whole host (tests/lib/vhost/) link it too.
+# Verifier tests that drive swtpm through libattest's ESAPI wrapper; those
+# that play a whole host or share its fixture runner for the two store
+# back-ends (vh_run_backends, tests/lib/vhost/) link it too.
 VER_VHOST_NAMES := test_verifier_attest test_faults test_attacks test_attacks_evidence \
 	test_attacks_quote test_attacks_body test_attacks_certs test_verifier_next test_verifier_history \
-	test_verifier_boot test_verifier_layers
+	test_verifier_boot test_verifier_layers test_verifier_store
 VER_VHOST_TESTS := $(addprefix $(B)/tests/integration/,$(VER_VHOST_NAMES))
 VER_TPM_TESTS := $(B)/tests/integration/test_verifier_enroll $(VER_VHOST_TESTS)
 VER_VHOST_OBJ := $(B)/obj/tests/lib/vhost/vhost.o

@@ -46,10 +46,10 @@
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/replay.h"
+#include "attest/tpm_esys.h"
 #include "evbuild.h"
 #include "imabuild.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 
@@ -100,25 +100,24 @@ static void write_list(void)
 	write_file(F.list, &F.log);
 }
 
-static void extend_pcr(struct agent_tpm *t, unsigned int pcr,
+static void extend_pcr(struct att_esys *t, unsigned int pcr,
 		       const struct att_buf *td)
 {
 	uint8_t d1[20], d256[32];
 
 	ib_hash("sha1", td->data, td->len, d1);
 	ib_hash("sha256", td->data, td->len, d256);
-	assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1, d1), 0);
-	assert_int_equal(agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA256, d256),
-			 0);
+	assert_int_equal(att_esys_pcr_extend(t, pcr, ATT_HASH_SHA1, d1), 0);
+	assert_int_equal(att_esys_pcr_extend(t, pcr, ATT_HASH_SHA256, d256), 0);
 }
 
-static void extend(struct agent_tpm *t, const struct att_buf *td)
+static void extend(struct att_esys *t, const struct att_buf *td)
 {
 	extend_pcr(t, 10, td);
 }
 
 /* One ima-ng record of digest d for path in list, extended into pcr. */
-static void record(struct agent_tpm *t, struct att_buf *list, unsigned int pcr,
+static void record(struct att_esys *t, struct att_buf *list, unsigned int pcr,
 		   const char *path, const uint8_t *d)
 {
 	struct att_buf td;
@@ -134,13 +133,13 @@ static void record(struct agent_tpm *t, struct att_buf *list, unsigned int pcr,
 /* The host measures a file: one ima-ng record, extended into PCR 10. */
 static void measure(const char *path, const char *content)
 {
-	struct agent_tpm *t;
+	struct att_esys *t;
 	uint8_t d[32];
 
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &t), 0);
 	ib_hash("sha256", content, strlen(content), d);
 	record(t, &F.log, 10, path, d);
-	agent_tpm_free(t);
+	att_esys_free(t);
 	write_list();
 }
 
@@ -150,7 +149,7 @@ static void measure(const char *path, const char *content)
  * boot's firmware measures something different. With forge set, the file
  * gets another digest for PCR 4's event than the TPM was given.
  */
-static void firmware(struct agent_tpm *t, int forge)
+static void firmware(struct att_esys *t, int forge)
 {
 	static const uint8_t sep[4];
 	uint8_t d1[20], d256[32];
@@ -169,18 +168,18 @@ static void firmware(struct agent_tpm *t, int forge)
 		if (forge && pcr == 4)
 			evb_event(&fw, pcr, EVB_EV_POST_CODE, "forged", 6, NULL,
 				  NULL);
+		assert_int_equal(att_esys_pcr_extend(t, pcr, ATT_HASH_SHA1, d1),
+				 0);
 		assert_int_equal(
-			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1, d1), 0);
-		assert_int_equal(
-			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA256, d256), 0);
+			att_esys_pcr_extend(t, pcr, ATT_HASH_SHA256, d256), 0);
 	}
 	for (pcr = 0; pcr < 8; pcr++) {
 		evb_event(&fw, pcr, EVB_EV_SEPARATOR, sep, sizeof(sep), d1,
 			  d256);
+		assert_int_equal(att_esys_pcr_extend(t, pcr, ATT_HASH_SHA1, d1),
+				 0);
 		assert_int_equal(
-			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA1, d1), 0);
-		assert_int_equal(
-			agent_tpm_pcr_extend(t, pcr, ATT_HASH_SHA256, d256), 0);
+			att_esys_pcr_extend(t, pcr, ATT_HASH_SHA256, d256), 0);
 	}
 	f = fopen(F.uefi, "wb");
 	assert_non_null(f);
@@ -198,18 +197,18 @@ static void boot_forged(int forge)
 {
 	struct att_pcr_sel sel;
 	struct att_pcrs pcrs;
-	struct agent_tpm *t;
+	struct att_esys *t;
 	struct att_buf td;
 	uint8_t agg[32];
 
 	att_buf_release(&F.log);
 	att_buf_init(&F.log, 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &t), 0);
 	firmware(t, forge);
 	memset(&sel, 0, sizeof(sel));
 	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
 	att_pcrs_clear(&pcrs);
-	assert_int_equal(agent_tpm_pcr_read(t, &sel, &pcrs), 0);
+	assert_int_equal(att_esys_pcr_read(t, &sel, &pcrs), 0);
 	assert_int_equal(att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, agg), 0);
 	att_buf_init(&td, 0);
 	ib_dng(&td, "sha256", agg, 32);
@@ -217,7 +216,7 @@ static void boot_forged(int forge)
 	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
 	extend(t, &td);
 	att_buf_release(&td);
-	agent_tpm_free(t);
+	att_esys_free(t);
 	write_list();
 }
 
@@ -466,14 +465,14 @@ static void trusted_then_unknown_then_edited(void **state)
 /* An orderly reboot: the kernel sends TPM2_Shutdown, the TPM restarts. */
 static void tpm_reboot(void)
 {
-	struct agent_tpm *t;
+	struct att_esys *t;
 
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
-	assert_int_equal(Esys_Shutdown(agent_tpm_esys(t), ESYS_TR_NONE,
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &t), 0);
+	assert_int_equal(Esys_Shutdown(att_esys_context(t), ESYS_TR_NONE,
 				       ESYS_TR_NONE, ESYS_TR_NONE,
 				       TPM2_SU_CLEAR),
 			 TPM2_RC_SUCCESS);
-	agent_tpm_free(t);
+	att_esys_free(t);
 	assert_int_equal(att_swtpm_restart(F.sw), 0); /* PCRs reset */
 	write_conf(); /* the TCTI may have a new port */
 }
@@ -590,13 +589,14 @@ static void tpm_gone_mid_round(void **state)
 		assert_int_equal(att_swtpm_restart(F.sw), 0);
 		write_conf();
 		{
-			struct agent_tpm *t;
+			struct att_esys *t;
 
+			assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &t),
+					 0);
 			assert_int_equal(
-				agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
-			assert_int_equal(
-				att_tpm_clock_safe_again(agent_tpm_esys(t)), 0);
-			agent_tpm_free(t);
+				att_tpm_clock_safe_again(att_esys_context(t)),
+				0);
+			att_esys_free(t);
 		}
 		boot();
 		measure("/usr/bin/bash", "bash");
@@ -828,10 +828,10 @@ static void attestctl_fleet(void **state)
 /* The slim module measures a file: a record in its list, PCR 11. */
 static void slim_measure(const char *path, const char *content)
 {
-	struct agent_tpm *t;
+	struct att_esys *t;
 	uint8_t d[32];
 
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &t), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &t), 0);
 	if (!strcmp(path, "boot_aggregate")) {
 		struct att_pcr_sel sel;
 		struct att_pcrs pcrs;
@@ -839,14 +839,14 @@ static void slim_measure(const char *path, const char *content)
 		memset(&sel, 0, sizeof(sel));
 		att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
 		att_pcrs_clear(&pcrs);
-		assert_int_equal(agent_tpm_pcr_read(t, &sel, &pcrs), 0);
+		assert_int_equal(att_esys_pcr_read(t, &sel, &pcrs), 0);
 		assert_int_equal(
 			att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, d), 0);
 	} else {
 		ib_hash("sha256", content, strlen(content), d);
 	}
 	record(t, &F.slog, 11, path, d);
-	agent_tpm_free(t);
+	att_esys_free(t);
 	write_file(F.slimlist, &F.slog);
 }
 

@@ -24,11 +24,11 @@
 #include <openssl/x509v3.h>
 
 #include "attest/err.h"
+#include "attest/http.h"
+#include "attest/tpm_esys.h"
 #include "config.h"
 #include "enroll.h"
-#include "http.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 
@@ -119,19 +119,19 @@ static int enroll_with(struct att_swtpm *sw, const char *id,
 		       struct agent_identity *ident)
 {
 	struct agent_config c;
-	struct agent_tpm *tpm;
-	struct agent_http *http;
+	struct att_esys *tpm;
+	struct att_http *http;
 	int rc;
 
 	config(&c, id);
 	assert_int_equal(agent_identity_paths(&c, ident), ATT_OK);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(sw), &tpm), ATT_OK);
-	assert_int_equal(agent_http_new((const char *const *)c.verifiers,
-					c.nverifiers, c.ca, &http),
+	assert_int_equal(att_esys_new(att_swtpm_tcti(sw), &tpm), ATT_OK);
+	assert_int_equal(att_http_new((const char *const *)c.verifiers,
+				      c.nverifiers, c.ca, &http),
 			 ATT_OK);
 	rc = agent_enroll(&c, tpm, http, ident);
-	agent_http_free(http);
-	agent_tpm_free(tpm);
+	att_http_free(http);
+	att_esys_free(tpm);
 	agent_config_release(&c);
 	return rc;
 }

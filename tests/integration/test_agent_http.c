@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "attest/err.h"
-#include "http.h"
+#include "attest/http.h"
 #include "verifier_proc.h"
 
 struct fx {
@@ -70,101 +70,98 @@ static int teardown(void **state)
 static void pinned_ca(void **state)
 {
 	struct fx *f = *state;
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	const char *u[] = {f->url};
-	struct agent_http *h;
+	struct att_http *h;
 
-	assert_int_equal(agent_http_new(u, 1, f->ca, &h), ATT_OK);
-	assert_int_equal(agent_http_request(h, "GET", "/healthz", NULL, 0, &r),
+	assert_int_equal(att_http_new(u, 1, f->ca, &h), ATT_OK);
+	assert_int_equal(att_http_request(h, "GET", "/healthz", NULL, 0, &r),
 			 ATT_OK);
 	assert_int_equal(r.status, 200);
-	agent_http_resp_release(&r);
-	agent_http_free(h);
+	att_http_resp_release(&r);
+	att_http_free(h);
 	/* any other CA: no connection at all */
-	assert_int_equal(agent_http_new(u, 1, f->rogue, &h), ATT_OK);
-	assert_int_equal(agent_http_request(h, "GET", "/healthz", NULL, 0, &r),
+	assert_int_equal(att_http_new(u, 1, f->rogue, &h), ATT_OK);
+	assert_int_equal(att_http_request(h, "GET", "/healthz", NULL, 0, &r),
 			 ATT_E_NET);
 	assert_int_equal(r.status, 0);
-	agent_http_resp_release(&r);
-	agent_http_free(h);
+	att_http_resp_release(&r);
+	att_http_free(h);
 }
 
 static void no_plaintext(void **state)
 {
 	const char *u[] = {"http://127.0.0.1:1"};
-	struct agent_http *h = NULL;
+	struct att_http *h = NULL;
 
 	(void)state;
-	assert_int_equal(agent_http_new(u, 1, "/dev/null", &h), ATT_E_INVAL);
+	assert_int_equal(att_http_new(u, 1, "/dev/null", &h), ATT_E_INVAL);
 	assert_null(h);
 }
 
 static void failover(void **state)
 {
 	struct fx *f = *state;
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	const char *u[] = {"https://127.0.0.1:1", f->url};
-	struct agent_http *h;
+	struct att_http *h;
 
-	assert_int_equal(agent_http_new(u, 2, f->ca, &h), ATT_OK);
-	agent_http_set_timeout(h, 5);
-	assert_int_equal(agent_http_request(h, "GET", "/healthz", NULL, 0, &r),
+	assert_int_equal(att_http_new(u, 2, f->ca, &h), ATT_OK);
+	att_http_set_timeout(h, 5);
+	assert_int_equal(att_http_request(h, "GET", "/healthz", NULL, 0, &r),
 			 ATT_OK);
 	assert_int_equal(r.status, 200);
 	assert_string_equal(r.url, f->url);
-	agent_http_resp_release(&r);
+	att_http_resp_release(&r);
 	/* the next request starts with the verifier that answered */
-	assert_int_equal(agent_http_request(h, "GET", "/healthz", NULL, 0, &r),
+	assert_int_equal(att_http_request(h, "GET", "/healthz", NULL, 0, &r),
 			 ATT_OK);
 	assert_string_equal(r.url, f->url);
-	agent_http_resp_release(&r);
-	agent_http_free(h);
+	att_http_resp_release(&r);
+	att_http_free(h);
 }
 
 static void client_certificate(void **state)
 {
 	struct fx *f = *state;
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	const char *u[] = {f->url};
-	struct agent_http *h;
+	struct att_http *h;
 
-	assert_int_equal(agent_http_new(u, 1, f->ca, &h), ATT_OK);
-	assert_int_equal(
-		agent_http_request(h, "GET", "/v1/agents", NULL, 0, &r),
-		ATT_OK);
-	assert_true(r.status == 401 || r.status == 403);
-	agent_http_resp_release(&r);
-	assert_int_equal(agent_http_set_client_cert(h, f->cert, f->key),
+	assert_int_equal(att_http_new(u, 1, f->ca, &h), ATT_OK);
+	assert_int_equal(att_http_request(h, "GET", "/v1/agents", NULL, 0, &r),
 			 ATT_OK);
-	assert_int_equal(
-		agent_http_request(h, "GET", "/v1/agents", NULL, 0, &r),
-		ATT_OK);
+	assert_true(r.status == 401 || r.status == 403);
+	att_http_resp_release(&r);
+	assert_int_equal(att_http_set_client_cert(h, f->cert, f->key), ATT_OK);
+	assert_int_equal(att_http_request(h, "GET", "/v1/agents", NULL, 0, &r),
+			 ATT_OK);
 	assert_int_equal(r.status, 200);
-	agent_http_resp_release(&r);
-	agent_http_free(h);
+	att_http_resp_release(&r);
+	att_http_free(h);
 }
 
 static void backoff_bounds(void **state)
 {
-	struct agent_backoff b;
+	struct att_backoff b;
 	unsigned int i, max_seen = 0;
 
 	(void)state;
-	agent_backoff_init(&b, 100, 5000);
+	att_backoff_init(&b, 100, 5000);
 	for (i = 0; i < 200; i++) {
 		unsigned int cap = i < 6 ? 100u << i : 5000, d;
 
 		if (cap > 5000)
 			cap = 5000;
-		d = agent_backoff_next(&b);
+		d = att_backoff_next(&b);
 		assert_true(d <= cap);
 		if (d > max_seen)
 			max_seen = d;
 	}
 	/* jitter reaches well into the range (not stuck at 0 or a constant) */
 	assert_true(max_seen > 2500);
-	agent_backoff_reset(&b);
-	assert_true(agent_backoff_next(&b) <= 100);
+	att_backoff_reset(&b);
+	assert_true(att_backoff_next(&b) <= 100);
 }
 
 int main(void)

@@ -46,10 +46,10 @@
 #include "../../verifier/service/store.h"
 #include "attest/buf.h"
 #include "attest/codec.h"
+#include "attest/tpm_esys.h"
 #include "imabuild.h"
 #include "pg_cluster.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
@@ -75,23 +75,10 @@ static int setup(int use_pg)
 	return 0;
 }
 
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
+static int teardown(void)
 {
 	int st, rc = 0;
 
-	(void)state;
 	if (V2 && att_vproc_stop(V2, &st) == 0 && st != 0)
 		rc = -1;
 	att_vproc_free(V2);
@@ -295,7 +282,7 @@ static void test_race_one_ek_many_ids(void **state)
 {
 	struct racer rs[RACE_N];
 	struct att_swtpm *sw2;
-	struct agent_tpm *tpm2;
+	struct att_esys *tpm2;
 	struct json_object *js, *arr;
 	char id[32], path[64];
 	int i, won = -1, created;
@@ -303,10 +290,10 @@ static void test_race_one_ek_many_ids(void **state)
 
 	(void)state;
 	assert_int_equal(att_swtpm_start(&sw2), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(sw2), &tpm2), 0);
-	assert_int_equal(agent_tpm_ak_ensure(tpm2, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, VH_AK_HANDLE,
-					     &created),
+	assert_int_equal(att_esys_new(att_swtpm_tcti(sw2), &tpm2), 0);
+	assert_int_equal(att_esys_ak_ensure(tpm2, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, VH_AK_HANDLE,
+					    &created),
 			 0);
 	memset(rs, 0, sizeof(rs));
 	for (i = 0; i < RACE_N; i++) {
@@ -344,7 +331,7 @@ static void test_race_one_ek_many_ids(void **state)
 	assert_int_equal(vh_req(&F, "admin", "DELETE", path, NULL, &js), 200);
 	json_object_put(js);
 	race_free(rs);
-	agent_tpm_free(tpm2);
+	att_esys_free(tpm2);
 	att_swtpm_free(sw2);
 }
 
@@ -352,7 +339,7 @@ static void test_race_one_id(void **state)
 {
 	struct racer rs[RACE_N];
 	struct att_swtpm *sw2;
-	struct agent_tpm *tpm2;
+	struct att_esys *tpm2;
 	struct att_store *s;
 	struct att_agent_rec a;
 	struct json_object *js;
@@ -363,10 +350,10 @@ static void test_race_one_id(void **state)
 
 	(void)state;
 	assert_int_equal(att_swtpm_start(&sw2), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(sw2), &tpm2), 0);
-	assert_int_equal(agent_tpm_ak_ensure(tpm2, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, VH_AK_HANDLE,
-					     &created),
+	assert_int_equal(att_esys_new(att_swtpm_tcti(sw2), &tpm2), 0);
+	assert_int_equal(att_esys_ak_ensure(tpm2, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, VH_AK_HANDLE,
+					    &created),
 			 0);
 	memset(rs, 0, sizeof(rs));
 	for (i = 0; i < RACE_N; i++)
@@ -433,7 +420,7 @@ static void test_race_one_id(void **state)
 		free(body);
 	}
 	race_free(rs);
-	agent_tpm_free(tpm2);
+	att_esys_free(tpm2);
 	att_swtpm_free(sw2);
 }
 
@@ -565,7 +552,7 @@ out:
 static void test_ak_from_another_tpm(void **state)
 {
 	struct att_swtpm *swa, *swb;
-	struct agent_tpm *tpma, *tpmb;
+	struct att_esys *tpma, *tpmb;
 	struct att_buf ak_b;
 	struct json_object *js, *ch;
 	uint8_t secret[64];
@@ -578,18 +565,18 @@ static void test_ak_from_another_tpm(void **state)
 	/* TPM A: the genuine EK (and an AK of its own); TPM B: the AK. */
 	assert_int_equal(att_swtpm_start(&swa), 0);
 	assert_int_equal(att_swtpm_start(&swb), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(swa), &tpma), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(swb), &tpmb), 0);
-	assert_int_equal(agent_tpm_ak_ensure(tpma, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, VH_AK_HANDLE,
-					     &created),
+	assert_int_equal(att_esys_new(att_swtpm_tcti(swa), &tpma), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(swb), &tpmb), 0);
+	assert_int_equal(att_esys_ak_ensure(tpma, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, VH_AK_HANDLE,
+					    &created),
 			 0);
-	assert_int_equal(agent_tpm_ak_ensure(tpmb, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, VH_AK_HANDLE,
-					     &created),
+	assert_int_equal(att_esys_ak_ensure(tpmb, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, VH_AK_HANDLE,
+					    &created),
 			 0);
 	att_buf_init(&ak_b, 0);
-	assert_int_equal(agent_tpm_ak_public(tpmb, &ak_b), 0);
+	assert_int_equal(att_esys_ak_public(tpmb, &ak_b), 0);
 	/* The enrollment body: TPM A's EK and certificate, B's AK. */
 	body = vh_enroll_body(&F, tpma, "mallory");
 	p = strstr(body, "\"ak_public\":\"");
@@ -619,7 +606,7 @@ static void test_ak_from_another_tpm(void **state)
 	assert_int_not_equal(
 		vh_activate_cred(tpmb, ch, secret, sizeof(secret), &slen), 0);
 	/* B's AK public area loaded into A: still not opened. */
-	agent_tpm_free(tpma);
+	att_esys_free(tpma);
 	tpma = NULL;
 	rc = raw_activate(att_swtpm_tcti(swa), 0, &ak_b, ch, secret, &slen);
 	fprintf(stderr, "foreign AK via LoadExternal: 0x%x (%s)\n",
@@ -646,10 +633,10 @@ static void test_ak_from_another_tpm(void **state)
 		200);
 	json_object_put(js);
 	/* Control: the same raw calls with A's own AK open its challenge. */
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(swa), &tpma), 0);
-	assert_int_equal(agent_tpm_ak_load_persistent(tpma, VH_AK_HANDLE), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(swa), &tpma), 0);
+	assert_int_equal(att_esys_ak_load_persistent(tpma, VH_AK_HANDLE), 0);
 	body = vh_enroll_body(&F, tpma, "alice");
-	agent_tpm_free(tpma);
+	att_esys_free(tpma);
 	assert_int_equal(vh_req(&F, NULL, "POST", "/v1/enroll", body, &ch),
 			 200);
 	free(body);
@@ -664,7 +651,7 @@ static void test_ak_from_another_tpm(void **state)
 	json_object_put(js);
 	free(body);
 	att_buf_release(&ak_b);
-	agent_tpm_free(tpmb);
+	att_esys_free(tpmb);
 	att_swtpm_free(swa);
 	att_swtpm_free(swb);
 }
@@ -677,11 +664,7 @@ int main(void)
 		cmocka_unit_test(test_race_one_id),
 		cmocka_unit_test(test_ak_from_another_tpm),
 	};
-	int fails;
 
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_backends(tests, sizeof(tests) / sizeof(tests[0]), setup,
+			       teardown);
 }

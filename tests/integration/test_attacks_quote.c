@@ -36,10 +36,10 @@
 #include "attest/pcrs.h"
 #include "attest/tpm_quote.h"
 #include "attest/replay.h"
+#include "attest/tpm_esys.h"
 #include "attest/uefi.h"
 #include "imabuild.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
 
@@ -72,10 +72,9 @@ static int write_static(void)
 	return fclose(f) ? -1 : 0;
 }
 
-static void pcr15_good(struct agent_tpm *tpm)
+static void pcr15_good(struct att_esys *tpm)
 {
-	assert_int_equal(agent_tpm_pcr_extend(tpm, 15, ATT_HASH_SHA256, d15),
-			 0);
+	assert_int_equal(att_esys_pcr_extend(tpm, 15, ATT_HASH_SHA256, d15), 0);
 }
 
 /* After each group's set-up: PCR 15 as the static rule wants it. */
@@ -148,8 +147,8 @@ static void boot_with_fake_aggregate(void)
 	ib_record(&F.log, 10, "sha1", "ima-ng", &td, 0);
 	ib_hash("sha1", td.data, td.len, d1);
 	ib_hash("sha256", td.data, td.len, d256);
-	assert_int_equal(agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA1, d1), 0);
-	assert_int_equal(agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d256),
+	assert_int_equal(att_esys_pcr_extend(F.tpm, 10, ATT_HASH_SHA1, d1), 0);
+	assert_int_equal(att_esys_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d256),
 			 0);
 	att_buf_release(&td);
 	F.nentries = 1;
@@ -251,7 +250,7 @@ static void test_unquoted_static_pcr(void **state)
 
 /* ---- 2. cloned TPMs ---- */
 
-static void use_tpm(struct agent_tpm *tpm)
+static void use_tpm(struct att_esys *tpm)
 {
 	F.tpm = tpm;
 }
@@ -272,28 +271,28 @@ static void test_cloned_tpm(void **state)
 {
 	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 	struct att_swtpm *csw;
-	struct agent_tpm *orig, *clone;
+	struct att_esys *orig, *clone;
 	struct json_object *res, *js;
 	const char *txt;
 
 	(void)state;
 	/* The TPM's state, saved by an orderly shutdown, copied. */
-	assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm), ESYS_TR_NONE,
+	assert_int_equal(Esys_Shutdown(att_esys_context(F.tpm), ESYS_TR_NONE,
 				       ESYS_TR_NONE, ESYS_TR_NONE,
 				       TPM2_SU_CLEAR),
 			 TSS2_RC_SUCCESS);
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	F.tpm = NULL;
 	assert_int_equal(att_swtpm_stop(F.sw), 0);
 	assert_int_equal(att_swtpm_copy(F.sw, &csw), 0);
 	assert_int_equal(att_swtpm_restart(F.sw), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &orig), 0);
-	assert_int_equal(agent_tpm_ak_load_persistent(orig, VH_AK_HANDLE), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &orig), 0);
+	assert_int_equal(att_esys_ak_load_persistent(orig, VH_AK_HANDLE), 0);
 	/* The clone powers on later: its clock lags the original's. */
 	sleep(CLONE_GAP);
 	assert_int_equal(att_swtpm_restart(csw), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(csw), &clone), 0);
-	assert_int_equal(agent_tpm_ak_load_persistent(clone, VH_AK_HANDLE), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(csw), &clone), 0);
+	assert_int_equal(att_esys_ak_load_persistent(clone, VH_AK_HANDLE), 0);
 	/* Both with the same PCRs and list. */
 	use_tpm(clone);
 	pcr15_good(clone);
@@ -376,7 +375,7 @@ static void test_cloned_tpm(void **state)
 	res = round_as(&rd, 200);
 	expect(res, "trusted", NULL);
 	json_object_put(res);
-	agent_tpm_free(clone);
+	att_esys_free(clone);
 	att_swtpm_free(csw);
 }
 
@@ -385,17 +384,17 @@ static void test_cloned_tpm(void **state)
 static void test_foreign_nonce(void **state)
 {
 	struct att_swtpm *sw2;
-	struct agent_tpm *tpm2, *keep = F.tpm;
+	struct att_esys *tpm2, *keep = F.tpm;
 	struct json_object *ch, *res, *js;
 	struct vh_round rd = {.id = "host-1", .start = -1, .upto = -1};
 	int created;
 
 	(void)state;
 	assert_int_equal(att_swtpm_start(&sw2), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(sw2), &tpm2), 0);
-	assert_int_equal(agent_tpm_ak_ensure(tpm2, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, VH_AK_HANDLE,
-					     &created),
+	assert_int_equal(att_esys_new(att_swtpm_tcti(sw2), &tpm2), 0);
+	assert_int_equal(att_esys_ak_ensure(tpm2, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, VH_AK_HANDLE,
+					    &created),
 			 0);
 	vh_enroll(&F, tpm2, "host-2");
 	assert_int_equal(vh_req(&F, "host-2", "POST",
@@ -424,7 +423,7 @@ static void test_foreign_nonce(void **state)
 		vh_req(&F, "admin", "DELETE", "/v1/agents/host-2", NULL, &js),
 		200);
 	json_object_put(js);
-	agent_tpm_free(tpm2);
+	att_esys_free(tpm2);
 	att_swtpm_free(sw2);
 }
 

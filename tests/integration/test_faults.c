@@ -55,10 +55,10 @@
 
 #include "attest/buf.h"
 #include "attest/codec.h"
+#include "attest/tpm_esys.h"
 #include "imabuild.h"
 #include "pg_cluster.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
@@ -191,21 +191,8 @@ static int setup(int use_pg)
 	return vh_start_verifier(&F, extra);
 }
 
-static int setup_sqlite(void **state)
+static int teardown(void)
 {
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
-static int teardown(void **state)
-{
-	(void)state;
 	return vh_teardown(&F);
 }
 
@@ -658,7 +645,7 @@ static void test_tpm_reset_without_reboot(void **state)
 	 * The owner can move the clock on past that boundary with
 	 * TPM2_ClockSet: safe again, trusted.
 	 */
-	assert_int_equal(att_tpm_clock_safe_again(agent_tpm_esys(F.tpm)), 0);
+	assert_int_equal(att_tpm_clock_safe_again(att_esys_context(F.tpm)), 0);
 	vh_measure(&F, "/usr/bin/a", "A");
 	{
 		/* a refused quote left the verifier before this boot */
@@ -952,9 +939,11 @@ int main(void)
 
 	/* Writes to a verifier killed meanwhile: EPIPE, not a signal. */
 	signal(SIGPIPE, SIG_IGN);
-	fails = cmocka_run_group_tests_name("sqlite", sqlite_tests,
-					    setup_sqlite, teardown);
-	fails += cmocka_run_group_tests_name("postgresql", pg_tests, setup_pg,
-					     teardown);
+	fails = vh_run_backend("sqlite", 0, sqlite_tests,
+			       sizeof(sqlite_tests) / sizeof(sqlite_tests[0]),
+			       setup, teardown);
+	fails += vh_run_backend("postgresql", 1, pg_tests,
+				sizeof(pg_tests) / sizeof(pg_tests[0]), setup,
+				teardown);
 	return fails;
 }

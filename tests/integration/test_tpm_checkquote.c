@@ -22,17 +22,17 @@
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/pcrs.h"
+#include "attest/tpm_esys.h"
 #include "attest/tpm_key.h"
 #include "attest/tpm_quote.h"
 #include "swtpm.h"
-#include "tpm.h"
 
 #define AK_HANDLE 0x81010020u
 #define SEL_TEXT  "sha256:0,10,16+sha1:16"
 
 struct fx {
 	struct att_swtpm *sw;
-	struct agent_tpm *tpm;
+	struct att_esys *tpm;
 	struct att_tpm_key *ak[2]; /* RSASSA, ECDSA */
 	struct att_buf blob[2];
 	char akpem[2][300];
@@ -94,17 +94,18 @@ static int setup(void **state)
 		fprintf(stderr, "FATAL: cannot start swtpm\n");
 		return -1;
 	}
-	if (agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm))
+	if (att_esys_new(att_swtpm_tcti(F.sw), &F.tpm))
 		return -1;
 	att_buf_init(&pub, 0);
 	for (i = 0; i < 2; i++) {
 		FILE *f;
 
 		att_buf_init(&F.blob[i], 0);
-		if (agent_tpm_ak_create(
-			    F.tpm, i ? AGENT_AK_ECC_ECDSA : AGENT_AK_RSA_RSASSA,
-			    AGENT_KEY_RSA, &F.blob[i]) ||
-		    agent_tpm_ak_public(F.tpm, &pub) ||
+		if (att_esys_ak_create(F.tpm,
+				       i ? ATT_ESYS_AK_ECC_ECDSA
+					 : ATT_ESYS_AK_RSA_RSASSA,
+				       ATT_ESYS_KEY_RSA, &F.blob[i]) ||
+		    att_esys_ak_public(F.tpm, &pub) ||
 		    att_tpm_key_parse(pub.data, pub.len, &F.ak[i]))
 			return -1;
 		path(F.akpem[i], sizeof(F.akpem[i]), i ? "ak1.pem" : "ak0.pem");
@@ -116,9 +117,9 @@ static int setup(void **state)
 	att_buf_release(&pub);
 	/* non-zero values in the quoted PCRs of both banks */
 	memset(d, 0xa5, sizeof(d));
-	if (agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d) ||
-	    agent_tpm_pcr_extend(F.tpm, 16, ATT_HASH_SHA256, d) ||
-	    agent_tpm_pcr_extend(F.tpm, 16, ATT_HASH_SHA1, d))
+	if (att_esys_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d) ||
+	    att_esys_pcr_extend(F.tpm, 16, ATT_HASH_SHA256, d) ||
+	    att_esys_pcr_extend(F.tpm, 16, ATT_HASH_SHA1, d))
 		return -1;
 	return 0;
 }
@@ -130,7 +131,7 @@ static int teardown(void **state)
 		att_tpm_key_free(F.ak[i]);
 		att_buf_release(&F.blob[i]);
 	}
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	att_swtpm_free(F.sw);
 	return 0;
 }
@@ -229,13 +230,13 @@ static void agent_quote(struct quote *q, int ak)
 	att_pcrs_clear(&q->pcrs);
 	att_buf_init(&q->attest, 0);
 	att_buf_init(&q->sig, 0);
-	assert_int_equal(agent_tpm_ak_load(F.tpm, AGENT_KEY_RSA,
-					   F.blob[ak].data, F.blob[ak].len),
+	assert_int_equal(att_esys_ak_load(F.tpm, ATT_ESYS_KEY_RSA,
+					  F.blob[ak].data, F.blob[ak].len),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_quote(F.tpm, q->nonce, sizeof(q->nonce),
-					 &q->sel, &q->attest, &q->sig),
+	assert_int_equal(att_esys_quote(F.tpm, q->nonce, sizeof(q->nonce),
+					&q->sel, &q->attest, &q->sig),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &q->sel, &q->pcrs), ATT_OK);
+	assert_int_equal(att_esys_pcr_read(F.tpm, &q->sel, &q->pcrs), ATT_OK);
 }
 
 static void quote_release(struct quote *q)
@@ -302,12 +303,12 @@ static void tpm2_quote_verifies(void **state)
 	assert_int_equal(RAND_bytes(q.nonce, sizeof(q.nonce)), 1);
 	sel_init(&q.sel);
 	att_pcrs_clear(&q.pcrs);
-	assert_int_equal(agent_tpm_ak_load(F.tpm, AGENT_KEY_RSA, F.blob[0].data,
-					   F.blob[0].len),
+	assert_int_equal(att_esys_ak_load(F.tpm, ATT_ESYS_KEY_RSA,
+					  F.blob[0].data, F.blob[0].len),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_ak_persist(F.tpm, AK_HANDLE), ATT_OK);
+	assert_int_equal(att_esys_ak_persist(F.tpm, AK_HANDLE), ATT_OK);
 	/* swtpm serves one client at a time */
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	F.tpm = NULL;
 	path(msg, sizeof(msg), "t.msg");
 	path(sig, sizeof(sig), "t.sig");
@@ -351,8 +352,8 @@ static void tpm2_quote_verifies(void **state)
 	quote_release(&q);
 	att_buf_release(&vals);
 
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), ATT_OK);
-	assert_int_equal(agent_tpm_evict(F.tpm, AK_HANDLE), ATT_OK);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &F.tpm), ATT_OK);
+	assert_int_equal(att_esys_evict(F.tpm, AK_HANDLE), ATT_OK);
 }
 
 int main(void)

@@ -18,14 +18,14 @@
 #include "attest/buf.h"
 #include "attest/err.h"
 #include "attest/tpm_cred.h"
+#include "attest/tpm_esys.h"
 #include "attest/tpm_key.h"
 #include "swtpm.h"
-#include "tpm.h"
 
 struct fx {
 	struct att_swtpm *sw;
-	struct agent_tpm *tpm;
-	struct att_tpm_key *ek[2]; /* by enum agent_key_alg */
+	struct att_esys *tpm;
+	struct att_tpm_key *ek[2]; /* by enum att_esys_key_alg */
 	struct att_tpm_key *ak[2]; /* RSA AK (parent RSA EK), ECC AK (ECC EK) */
 	struct att_buf blob[2];
 };
@@ -47,18 +47,19 @@ static int setup(void **state)
 		fprintf(stderr, "FATAL: cannot start swtpm\n");
 		return -1;
 	}
-	if (agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm))
+	if (att_esys_new(att_swtpm_tcti(F.sw), &F.tpm))
 		return -1;
 	att_buf_init(&pub, 0);
 	for (i = 0; i < 2; i++) {
 		att_buf_init(&F.blob[i], 0);
-		if (agent_tpm_ek_public(F.tpm, (enum agent_key_alg)i, &pub) ||
+		if (att_esys_ek_public(F.tpm, (enum att_esys_key_alg)i, &pub) ||
 		    parse_buf(&pub, &F.ek[i]))
 			return -1;
-		if (agent_tpm_ak_create(
-			    F.tpm, i ? AGENT_AK_ECC_ECDSA : AGENT_AK_RSA_RSASSA,
-			    (enum agent_key_alg)i, &F.blob[i]) ||
-		    agent_tpm_ak_public(F.tpm, &pub) ||
+		if (att_esys_ak_create(F.tpm,
+				       i ? ATT_ESYS_AK_ECC_ECDSA
+					 : ATT_ESYS_AK_RSA_RSASSA,
+				       (enum att_esys_key_alg)i, &F.blob[i]) ||
+		    att_esys_ak_public(F.tpm, &pub) ||
 		    parse_buf(&pub, &F.ak[i]))
 			return -1;
 	}
@@ -76,15 +77,15 @@ static int teardown(void **state)
 		att_tpm_key_free(F.ak[i]);
 		att_buf_release(&F.blob[i]);
 	}
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	att_swtpm_free(F.sw);
 	return 0;
 }
 
 static void load_ak(int i)
 {
-	assert_int_equal(agent_tpm_ak_load(F.tpm, (enum agent_key_alg)i,
-					   F.blob[i].data, F.blob[i].len),
+	assert_int_equal(att_esys_ak_load(F.tpm, (enum att_esys_key_alg)i,
+					  F.blob[i].data, F.blob[i].len),
 			 ATT_OK);
 }
 
@@ -97,8 +98,8 @@ static void ak_name_is_the_tpms(void **state)
 	(void)state;
 	for (int i = 0; i < 2; i++) {
 		load_ak(i);
-		assert_int_equal(Esys_TR_GetName(agent_tpm_esys(F.tpm),
-						 agent_tpm_ak_handle(F.tpm),
+		assert_int_equal(Esys_TR_GetName(att_esys_context(F.tpm),
+						 att_esys_ak_handle(F.tpm),
 						 &tn),
 				 TSS2_RC_SUCCESS);
 		n = att_tpm_key_name(F.ak[i], &nlen);
@@ -134,8 +135,8 @@ static void activate(int ek, int ak)
 					     sizeof(secret), &cred),
 			 ATT_OK);
 	load_ak(ak);
-	assert_int_equal(agent_tpm_activate(F.tpm, (enum agent_key_alg)ek,
-					    &cred, got, sizeof(got), &glen),
+	assert_int_equal(att_esys_activate(F.tpm, (enum att_esys_key_alg)ek,
+					   &cred, got, sizeof(got), &glen),
 			 ATT_OK);
 	assert_int_equal(glen, sizeof(secret));
 	assert_memory_equal(got, secret, sizeof(secret));
@@ -144,15 +145,15 @@ static void activate(int ek, int ak)
 static void rsa_ek_activates(void **state)
 {
 	(void)state;
-	activate(AGENT_KEY_RSA, 0);
-	activate(AGENT_KEY_RSA, 1); /* any AK of this TPM */
+	activate(ATT_ESYS_KEY_RSA, 0);
+	activate(ATT_ESYS_KEY_RSA, 1); /* any AK of this TPM */
 }
 
 static void ecc_ek_activates(void **state)
 {
 	(void)state;
-	activate(AGENT_KEY_ECC, 1);
-	activate(AGENT_KEY_ECC, 0);
+	activate(ATT_ESYS_KEY_ECC, 1);
+	activate(ATT_ESYS_KEY_ECC, 0);
 }
 
 static void must_not_activate(int ek_made_for, int ak_named, int ek_used,
@@ -175,8 +176,9 @@ static void must_not_activate(int ek_made_for, int ak_named, int ek_used,
 	if (tamper == 3)
 		cred.secret.secret[cred.secret.size / 2] ^= 1;
 	load_ak(ak_loaded);
-	assert_int_equal(agent_tpm_activate(F.tpm, (enum agent_key_alg)ek_used,
-					    &cred, got, sizeof(got), &glen),
+	assert_int_equal(att_esys_activate(F.tpm,
+					   (enum att_esys_key_alg)ek_used,
+					   &cred, got, sizeof(got), &glen),
 			 ATT_E_TPM);
 	assert_int_equal(glen, 0);
 }
@@ -185,24 +187,24 @@ static void other_ak_name_fails(void **state)
 {
 	(void)state;
 	/* made for AK 1's name, activated with AK 0 loaded */
-	must_not_activate(AGENT_KEY_RSA, 1, AGENT_KEY_RSA, 0, 0);
-	must_not_activate(AGENT_KEY_ECC, 0, AGENT_KEY_ECC, 1, 0);
+	must_not_activate(ATT_ESYS_KEY_RSA, 1, ATT_ESYS_KEY_RSA, 0, 0);
+	must_not_activate(ATT_ESYS_KEY_ECC, 0, ATT_ESYS_KEY_ECC, 1, 0);
 }
 
 static void other_ek_fails(void **state)
 {
 	(void)state;
 	/* made for the ECC EK, offered to the RSA EK, and the reverse */
-	must_not_activate(AGENT_KEY_ECC, 0, AGENT_KEY_RSA, 0, 0);
-	must_not_activate(AGENT_KEY_RSA, 1, AGENT_KEY_ECC, 1, 0);
+	must_not_activate(ATT_ESYS_KEY_ECC, 0, ATT_ESYS_KEY_RSA, 0, 0);
+	must_not_activate(ATT_ESYS_KEY_RSA, 1, ATT_ESYS_KEY_ECC, 1, 0);
 }
 
 static void tampered_fails(void **state)
 {
 	(void)state;
 	for (int t = 1; t <= 3; t++) {
-		must_not_activate(AGENT_KEY_RSA, 0, AGENT_KEY_RSA, 0, t);
-		must_not_activate(AGENT_KEY_ECC, 1, AGENT_KEY_ECC, 1, t);
+		must_not_activate(ATT_ESYS_KEY_RSA, 0, ATT_ESYS_KEY_RSA, 0, t);
+		must_not_activate(ATT_ESYS_KEY_ECC, 1, ATT_ESYS_KEY_ECC, 1, t);
 	}
 }
 

@@ -19,13 +19,13 @@
 #include "attest/buf.h"
 #include "attest/err.h"
 #include "attest/tpm_ek.h"
+#include "attest/tpm_esys.h"
 #include "attest/tpm_key.h"
 #include "swtpm.h"
-#include "tpm.h"
 
 struct fx {
 	struct att_swtpm *sw;
-	struct agent_tpm *tpm;
+	struct att_esys *tpm;
 	struct att_tpm_key *ek[2];
 	struct att_buf cert_der;
 	X509 *cert;
@@ -44,16 +44,16 @@ static int setup(void **state)
 		fprintf(stderr, "FATAL: cannot start swtpm\n");
 		return -1;
 	}
-	if (agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm))
+	if (att_esys_new(att_swtpm_tcti(F.sw), &F.tpm))
 		return -1;
 	att_buf_init(&pub, 0);
 	for (i = 0; i < 2; i++)
-		if (agent_tpm_ek_public(F.tpm, (enum agent_key_alg)i, &pub) ||
+		if (att_esys_ek_public(F.tpm, (enum att_esys_key_alg)i, &pub) ||
 		    att_tpm_key_parse(pub.data, pub.len, &F.ek[i]))
 			return -1;
 	att_buf_release(&pub);
 	att_buf_init(&F.cert_der, 0);
-	if (agent_tpm_ek_cert(F.tpm, AGENT_KEY_RSA, &F.cert_der) ||
+	if (att_esys_ek_cert(F.tpm, ATT_ESYS_KEY_RSA, &F.cert_der) ||
 	    att_ek_cert_parse(F.cert_der.data, F.cert_der.len, &F.cert))
 		return -1;
 	if (att_ek_ca_load(ATT_SWTPM_LOCALCA_DIR, &F.ca)) {
@@ -72,7 +72,7 @@ static int teardown(void **state)
 	att_buf_release(&F.cert_der);
 	X509_free(F.cert);
 	att_ek_ca_free(F.ca);
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	att_swtpm_free(F.sw);
 	return 0;
 }
@@ -85,9 +85,9 @@ static void swtpm_ek_cert_validates(void **state)
 	assert_int_equal(att_ek_cert_verify(F.ca, F.cert, NULL, &why), ATT_OK);
 	assert_null(why);
 	/* and it certifies the EK derived from the TCG template */
-	assert_int_equal(att_ek_cert_matches(F.cert, F.ek[AGENT_KEY_RSA]),
+	assert_int_equal(att_ek_cert_matches(F.cert, F.ek[ATT_ESYS_KEY_RSA]),
 			 ATT_OK);
-	assert_int_equal(att_ek_cert_matches(F.cert, F.ek[AGENT_KEY_ECC]),
+	assert_int_equal(att_ek_cert_matches(F.cert, F.ek[ATT_ESYS_KEY_ECC]),
 			 ATT_E_VERIFY);
 }
 
@@ -98,7 +98,7 @@ static void ecc_p256_cert_absent(void **state)
 	(void)state;
 	/* swtpm stores a P-384 ECC EK certificate (0x01c00016), not P-256 */
 	att_buf_init(&b, 0);
-	assert_int_equal(agent_tpm_ek_cert(F.tpm, AGENT_KEY_ECC, &b),
+	assert_int_equal(att_esys_ek_cert(F.tpm, ATT_ESYS_KEY_ECC, &b),
 			 ATT_E_NOT_FOUND);
 	att_buf_release(&b);
 }

@@ -18,32 +18,32 @@
 #include "attest/buf.h"
 #include "attest/err.h"
 #include "attest/pcrs.h"
+#include "attest/tpm_esys.h"
 #include "attest/tpm_key.h"
 #include "attest/tpm_quote.h"
 #include "swtpm.h"
-#include "tpm.h"
 
 #define NAK 3
 
 struct fx {
 	struct att_swtpm *sw;
-	struct agent_tpm *tpm;
+	struct att_esys *tpm;
 	struct att_buf blob[NAK];
 	struct att_tpm_key *ak[NAK];
 };
 
 static struct fx F;
 
-static const enum agent_ak_type ak_types[NAK] = {
-	AGENT_AK_RSA_RSASSA,
-	AGENT_AK_ECC_ECDSA,
-	AGENT_AK_RSA_RSAPSS,
+static const enum att_esys_ak_type ak_types[NAK] = {
+	ATT_ESYS_AK_RSA_RSASSA,
+	ATT_ESYS_AK_ECC_ECDSA,
+	ATT_ESYS_AK_RSA_RSAPSS,
 };
 
 static int use_ak(int i)
 {
-	return agent_tpm_ak_load(F.tpm, AGENT_KEY_RSA, F.blob[i].data,
-				 F.blob[i].len);
+	return att_esys_ak_load(F.tpm, ATT_ESYS_KEY_RSA, F.blob[i].data,
+				F.blob[i].len);
 }
 
 static int setup(void **state)
@@ -58,23 +58,23 @@ static int setup(void **state)
 		fprintf(stderr, "FATAL: cannot start swtpm\n");
 		return -1;
 	}
-	if (agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm))
+	if (att_esys_new(att_swtpm_tcti(F.sw), &F.tpm))
 		return -1;
 	att_buf_init(&pub, 0);
 	for (i = 0; i < NAK; i++) {
 		att_buf_init(&F.blob[i], 0);
-		if (agent_tpm_ak_create(F.tpm, ak_types[i], AGENT_KEY_RSA,
-					&F.blob[i]) ||
-		    agent_tpm_ak_public(F.tpm, &pub) ||
+		if (att_esys_ak_create(F.tpm, ak_types[i], ATT_ESYS_KEY_RSA,
+				       &F.blob[i]) ||
+		    att_esys_ak_public(F.tpm, &pub) ||
 		    att_tpm_key_parse(pub.data, pub.len, &F.ak[i]))
 			return -1;
 	}
 	att_buf_release(&pub);
 	/* something non-trivial in the quoted PCRs */
 	memset(d, 0x5a, sizeof(d));
-	if (agent_tpm_pcr_extend(F.tpm, 16, ATT_HASH_SHA256, d) ||
-	    agent_tpm_pcr_extend(F.tpm, 16, ATT_HASH_SHA1, d) ||
-	    agent_tpm_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d))
+	if (att_esys_pcr_extend(F.tpm, 16, ATT_HASH_SHA256, d) ||
+	    att_esys_pcr_extend(F.tpm, 16, ATT_HASH_SHA1, d) ||
+	    att_esys_pcr_extend(F.tpm, 10, ATT_HASH_SHA256, d))
 		return -1;
 	return 0;
 }
@@ -88,7 +88,7 @@ static int teardown(void **state)
 		att_tpm_key_free(F.ak[i]);
 		att_buf_release(&F.blob[i]);
 	}
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	att_swtpm_free(F.sw);
 	return 0;
 }
@@ -118,10 +118,10 @@ static void quote_make(struct quote *q, int ak)
 {
 	quote_init(q);
 	assert_int_equal(use_ak(ak), ATT_OK);
-	assert_int_equal(agent_tpm_quote(F.tpm, q->nonce, sizeof(q->nonce),
-					 &q->sel, &q->attest, &q->sig),
+	assert_int_equal(att_esys_quote(F.tpm, q->nonce, sizeof(q->nonce),
+					&q->sel, &q->attest, &q->sig),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &q->sel, &q->pcrs), ATT_OK);
+	assert_int_equal(att_esys_pcr_read(F.tpm, &q->sel, &q->pcrs), ATT_OK);
 }
 
 static void quote_release(struct quote *q)
@@ -185,13 +185,13 @@ static void unallocated_bank_not_found(void **state)
 	att_pcrs_clear(&pcrs);
 	assert_int_equal(att_pcr_sel_add(&sel, ATT_HASH_SHA384, 1u << 10),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pcrs),
+	assert_int_equal(att_esys_pcr_read(F.tpm, &sel, &pcrs),
 			 ATT_E_NOT_FOUND);
 	/* all 24 PCRs of a bank take several TPM2_PCR_Read calls */
 	memset(&sel, 0, sizeof(sel));
 	assert_int_equal(att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0xffffff),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pcrs), ATT_OK);
+	assert_int_equal(att_esys_pcr_read(F.tpm, &sel, &pcrs), ATT_OK);
 	for (unsigned int i = 0; i < 24; i++)
 		assert_non_null(att_pcrs_get(&pcrs, ATT_HASH_SHA256, i));
 	assert_null(att_pcrs_get(&pcrs, ATT_HASH_SHA1, 0));
@@ -242,10 +242,10 @@ static void other_ak_rejected(void **state)
 	(void)state;
 	/* a second RSASSA AK of the same TPM */
 	att_buf_init(&pub, 0);
-	assert_int_equal(agent_tpm_ak_create(F.tpm, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, NULL),
+	assert_int_equal(att_esys_ak_create(F.tpm, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, NULL),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_ak_public(F.tpm, &pub), ATT_OK);
+	assert_int_equal(att_esys_ak_public(F.tpm, &pub), ATT_OK);
 	assert_int_equal(att_tpm_key_parse(pub.data, pub.len, &other), ATT_OK);
 	quote_make(&q, 0);
 	assert_int_equal(att_quote_verify(other, q.attest.data, q.attest.len,
@@ -323,7 +323,7 @@ static void other_selection_rejected(void **state)
 /* TPM2_Certify by the AK: a genuine TPM attest that is not a quote. */
 static void non_quote_type_rejected(void **state)
 {
-	ESYS_CONTEXT *e = agent_tpm_esys(F.tpm);
+	ESYS_CONTEXT *e = att_esys_context(F.tpm);
 	TPMT_SIG_SCHEME scheme = {.scheme = TPM2_ALG_NULL};
 	TPM2B_ATTEST *att = NULL;
 	TPMT_SIGNATURE *sig = NULL;
@@ -337,7 +337,7 @@ static void non_quote_type_rejected(void **state)
 	(void)state;
 	quote_init(&q);
 	assert_int_equal(use_ak(0), ATT_OK);
-	ak = agent_tpm_ak_handle(F.tpm);
+	ak = att_esys_ak_handle(F.tpm);
 	qual.size = sizeof(q.nonce);
 	memcpy(qual.buffer, q.nonce, sizeof(q.nonce));
 	assert_int_equal(Esys_Certify(e, ak, ak, ESYS_TR_PASSWORD,
@@ -402,35 +402,36 @@ static void persistent_ak_after_reboot(void **state)
 
 	(void)state;
 	att_buf_init(&pub, 0);
-	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_ECC_ECDSA,
-					     AGENT_KEY_RSA,
-					     AGENT_AK_HANDLE_DEFAULT, &created),
+	assert_int_equal(att_esys_ak_ensure(
+				 F.tpm, ATT_ESYS_AK_ECC_ECDSA, ATT_ESYS_KEY_RSA,
+				 ATT_ESYS_AK_HANDLE_DEFAULT, &created),
 			 ATT_OK);
 	assert_int_equal(created, 1);
-	assert_int_equal(agent_tpm_ak_public(F.tpm, &pub), ATT_OK);
+	assert_int_equal(att_esys_ak_public(F.tpm, &pub), ATT_OK);
 	assert_int_equal(att_tpm_key_parse(pub.data, pub.len, &ak), ATT_OK);
 	assert_int_equal(att_tpm_ak_check(ak, NULL), ATT_OK);
 	/* the second time it is loaded, not made again */
-	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_ECC_ECDSA,
-					     AGENT_KEY_RSA,
-					     AGENT_AK_HANDLE_DEFAULT, &created),
+	assert_int_equal(att_esys_ak_ensure(
+				 F.tpm, ATT_ESYS_AK_ECC_ECDSA, ATT_ESYS_KEY_RSA,
+				 ATT_ESYS_AK_HANDLE_DEFAULT, &created),
 			 ATT_OK);
 	assert_int_equal(created, 0);
 	/* an AK of another type is not silently replaced */
-	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA,
-					     AGENT_AK_HANDLE_DEFAULT, &created),
+	assert_int_equal(att_esys_ak_ensure(F.tpm, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA,
+					    ATT_ESYS_AK_HANDLE_DEFAULT,
+					    &created),
 			 ATT_E_EXISTS);
 	assert_int_equal(
-		agent_tpm_ak_load_persistent(F.tpm, AGENT_AK_HANDLE_DEFAULT),
+		att_esys_ak_load_persistent(F.tpm, ATT_ESYS_AK_HANDLE_DEFAULT),
 		ATT_OK);
-	assert_int_equal(agent_tpm_ak_persist(F.tpm, AGENT_AK_HANDLE_DEFAULT),
+	assert_int_equal(att_esys_ak_persist(F.tpm, ATT_ESYS_AK_HANDLE_DEFAULT),
 			 ATT_E_EXISTS);
 	quote_init(&q);
-	assert_int_equal(agent_tpm_quote(F.tpm, q.nonce, sizeof(q.nonce),
-					 &q.sel, &q.attest, &q.sig),
+	assert_int_equal(att_esys_quote(F.tpm, q.nonce, sizeof(q.nonce), &q.sel,
+					&q.attest, &q.sig),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &q.sel, &q.pcrs), ATT_OK);
+	assert_int_equal(att_esys_pcr_read(F.tpm, &q.sel, &q.pcrs), ATT_OK);
 	assert_int_equal(att_quote_verify(ak, q.attest.data, q.attest.len,
 					  q.sig.data, q.sig.len, q.nonce,
 					  sizeof(q.nonce), &q.sel, &q.pcrs,
@@ -439,20 +440,20 @@ static void persistent_ak_after_reboot(void **state)
 	quote_release(&q);
 
 	/* an orderly reboot: the OS sends TPM2_Shutdown first */
-	assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm), ESYS_TR_NONE,
+	assert_int_equal(Esys_Shutdown(att_esys_context(F.tpm), ESYS_TR_NONE,
 				       ESYS_TR_NONE, ESYS_TR_NONE,
 				       TPM2_SU_CLEAR),
 			 TSS2_RC_SUCCESS);
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	F.tpm = NULL;
 	assert_int_equal(att_swtpm_restart(F.sw), ATT_OK);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), ATT_OK);
-	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_ECC_ECDSA,
-					     AGENT_KEY_RSA,
-					     AGENT_AK_HANDLE_DEFAULT, &created),
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &F.tpm), ATT_OK);
+	assert_int_equal(att_esys_ak_ensure(
+				 F.tpm, ATT_ESYS_AK_ECC_ECDSA, ATT_ESYS_KEY_RSA,
+				 ATT_ESYS_AK_HANDLE_DEFAULT, &created),
 			 ATT_OK);
 	assert_int_equal(created, 0);
-	assert_int_equal(agent_tpm_ak_public(F.tpm, &pub), ATT_OK);
+	assert_int_equal(att_esys_ak_public(F.tpm, &pub), ATT_OK);
 	assert_int_equal(att_tpm_key_parse(pub.data, pub.len, &ak2), ATT_OK);
 	n1 = att_tpm_key_name(ak, &l1);
 	n2 = att_tpm_key_name(ak2, &l2);
@@ -460,10 +461,10 @@ static void persistent_ak_after_reboot(void **state)
 	assert_memory_equal(n1, n2, l1);
 
 	quote_init(&q);
-	assert_int_equal(agent_tpm_quote(F.tpm, q.nonce, sizeof(q.nonce),
-					 &q.sel, &q.attest, &q.sig),
+	assert_int_equal(att_esys_quote(F.tpm, q.nonce, sizeof(q.nonce), &q.sel,
+					&q.attest, &q.sig),
 			 ATT_OK);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &q.sel, &q.pcrs), ATT_OK);
+	assert_int_equal(att_esys_pcr_read(F.tpm, &q.sel, &q.pcrs), ATT_OK);
 	r = ATT_QR_OK;
 	if (att_quote_verify(ak, q.attest.data, q.attest.len, q.sig.data,
 			     q.sig.len, q.nonce, sizeof(q.nonce), &q.sel,
@@ -482,10 +483,10 @@ static void persistent_ak_after_reboot(void **state)
 	quote_make(&q, 0);
 	assert_int_equal(verify(&q, 0, &r, NULL), ATT_OK);
 	quote_release(&q);
-	assert_int_equal(agent_tpm_evict(F.tpm, AGENT_AK_HANDLE_DEFAULT),
+	assert_int_equal(att_esys_evict(F.tpm, ATT_ESYS_AK_HANDLE_DEFAULT),
 			 ATT_OK);
 	assert_int_equal(
-		agent_tpm_ak_load_persistent(F.tpm, AGENT_AK_HANDLE_DEFAULT),
+		att_esys_ak_load_persistent(F.tpm, ATT_ESYS_AK_HANDLE_DEFAULT),
 		ATT_E_NOT_FOUND);
 	att_tpm_key_free(ak);
 	att_tpm_key_free(ak2);

@@ -39,10 +39,10 @@
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/replay.h"
+#include "attest/tpm_esys.h"
 #include "imabuild.h"
 #include "pg_cluster.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
@@ -257,17 +257,17 @@ static int setup(int use_pg)
 	 */
 	{
 		struct att_swtpm *sw2;
-		struct agent_tpm *tpm2;
+		struct att_esys *tpm2;
 
 		if (att_swtpm_start(&sw2) ||
-		    agent_tpm_new(att_swtpm_tcti(sw2), &tpm2) ||
-		    agent_tpm_ak_ensure(tpm2, AGENT_AK_RSA_RSASSA,
-					AGENT_KEY_RSA, AK_HANDLE, &created)) {
+		    att_esys_new(att_swtpm_tcti(sw2), &tpm2) ||
+		    att_esys_ak_ensure(tpm2, ATT_ESYS_AK_RSA_RSASSA,
+				       ATT_ESYS_KEY_RSA, AK_HANDLE, &created)) {
 			fprintf(stderr, "FATAL: no second swtpm\n");
 			return -1;
 		}
 		vh_enroll(&F, tpm2, "host-2");
-		agent_tpm_free(tpm2);
+		att_esys_free(tpm2);
 		att_swtpm_free(sw2);
 	}
 	put_whitelist(NULL, NULL);
@@ -283,9 +283,8 @@ static int setup(int use_pg)
 	return 0;
 }
 
-static int teardown(void **state)
+static int teardown(void)
 {
-	(void)state;
 	hook_stop();
 	return vh_teardown(&F);
 }
@@ -680,17 +679,17 @@ static void test_reboot(void **state)
 	 * Reboot: an orderly TPM2_Shutdown as the OS does, then swtpm
 	 * restarts (PCRs reset, resetCount moves on, clock still safe).
 	 */
-	assert_int_equal(Esys_Shutdown(agent_tpm_esys(F.tpm), ESYS_TR_NONE,
+	assert_int_equal(Esys_Shutdown(att_esys_context(F.tpm), ESYS_TR_NONE,
 				       ESYS_TR_NONE, ESYS_TR_NONE,
 				       TPM2_SU_CLEAR),
 			 TSS2_RC_SUCCESS);
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	F.tpm = NULL;
 	assert_int_equal(att_swtpm_restart(F.sw), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm), 0);
-	assert_int_equal(agent_tpm_ak_ensure(F.tpm, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, AK_HANDLE,
-					     &created),
+	assert_int_equal(att_esys_new(att_swtpm_tcti(F.sw), &F.tpm), 0);
+	assert_int_equal(att_esys_ak_ensure(F.tpm, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, AK_HANDLE,
+					    &created),
 			 0);
 	assert_int_equal(created, 0);
 	vh_boot(&F);
@@ -775,18 +774,6 @@ static void test_stale(void **state)
 	assert_true(hook_wait("\"from\":\"stale\",\"to\":\"untrusted\""));
 }
 
-static int setup_sqlite(void **state)
-{
-	(void)state;
-	return setup(0);
-}
-
-static int setup_pg(void **state)
-{
-	(void)state;
-	return setup(1);
-}
-
 static void test_alternate_replicas(void **state)
 {
 	const char *const more[] = {"--ek-ca-dir", ATT_SWTPM_LOCALCA_DIR, NULL};
@@ -836,11 +823,7 @@ int main(void)
 		cmocka_unit_test(test_reset_count_backwards),
 		cmocka_unit_test(test_stale),
 	};
-	int fails;
 
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup_sqlite,
-					    teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
-	return fails;
+	return vh_run_backends(tests, sizeof(tests) / sizeof(tests[0]), setup,
+			       teardown);
 }

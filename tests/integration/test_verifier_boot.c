@@ -34,11 +34,11 @@
 #include "attest/boot.h"
 #include "attest/buf.h"
 #include "attest/codec.h"
+#include "attest/tpm_esys.h"
 #include "attest/tpm_quote.h"
 #include "evbuild.h"
 #include "imabuild.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
@@ -102,7 +102,7 @@ static void test_static_pcrs(void **state)
 	memset(&sel, 0, sizeof(sel));
 	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 1);
 	att_pcrs_clear(&pv);
-	assert_int_equal(agent_tpm_pcr_read(F.tpm, &sel, &pv), 0);
+	assert_int_equal(att_esys_pcr_read(F.tpm, &sel, &pv), 0);
 	memcpy(pcr0, att_pcrs_get(&pv, ATT_HASH_SHA256, 0), 32);
 	snprintf(path, sizeof(path), "%s/static.json", F.dir);
 	args[3] = path;
@@ -185,7 +185,7 @@ static void test_uefi_log(void **state)
 	uefi_log(&log, 1, d);
 	for (i = 0; i < 2; i++) {
 		if (i)
-			assert_int_equal(agent_tpm_pcr_extend(
+			assert_int_equal(att_esys_pcr_extend(
 						 F.tpm, 0, ATT_HASH_SHA256, d),
 					 0);
 		assert_int_equal(vh_attest(&F, &rd, &res), 200);
@@ -311,7 +311,7 @@ static void boot_event(struct att_buf *b, uint32_t pcr, uint32_t type,
 	att_buf_append(b, d, 32);
 	att_buf_append_u32le(b, (uint32_t)n);
 	att_buf_append(b, data, n);
-	assert_int_equal(agent_tpm_pcr_extend(F.tpm, pcr, ATT_HASH_SHA256, d),
+	assert_int_equal(att_esys_pcr_extend(F.tpm, pcr, ATT_HASH_SHA256, d),
 			 0);
 }
 

@@ -26,8 +26,8 @@
 #include "attest/buf.h"
 #include "attest/codec.h"
 #include "attest/err.h"
+#include "attest/tpm_esys.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 
@@ -36,7 +36,7 @@ struct fx {
 	char db[128];
 	struct att_vproc *vp;
 	struct att_swtpm *sw;
-	struct agent_tpm *tpm;
+	struct att_esys *tpm;
 	struct att_buf ek_pub[2], ek_cert, ak_pub; /* [1]: the ECC EK */
 };
 
@@ -69,25 +69,25 @@ static int setup(void **state)
 		fprintf(stderr, "FATAL: cannot start swtpm\n");
 		return -1;
 	}
-	if (agent_tpm_new(att_swtpm_tcti(F.sw), &F.tpm))
+	if (att_esys_new(att_swtpm_tcti(F.sw), &F.tpm))
 		return -1;
 	att_buf_init(&F.ak_pub, 0);
 	att_buf_init(&F.ek_cert, 0);
 	for (i = 0; i < 2; i++) {
 		att_buf_init(&F.ek_pub[i], 0);
-		if (agent_tpm_ek_public(F.tpm, (enum agent_key_alg)i,
-					&F.ek_pub[i])) {
+		if (att_esys_ek_public(F.tpm, (enum att_esys_key_alg)i,
+				       &F.ek_pub[i])) {
 			fprintf(stderr, "FATAL: no EK %d\n", i);
 			return -1;
 		}
 	}
-	if (agent_tpm_ek_cert(F.tpm, AGENT_KEY_RSA, &F.ek_cert)) {
+	if (att_esys_ek_cert(F.tpm, ATT_ESYS_KEY_RSA, &F.ek_cert)) {
 		fprintf(stderr, "FATAL: no RSA EK certificate in swtpm\n");
 		return -1;
 	}
-	if (agent_tpm_ak_create(F.tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
-				NULL) ||
-	    agent_tpm_ak_public(F.tpm, &F.ak_pub))
+	if (att_esys_ak_create(F.tpm, ATT_ESYS_AK_RSA_RSASSA, ATT_ESYS_KEY_RSA,
+			       NULL) ||
+	    att_esys_ak_public(F.tpm, &F.ak_pub))
 		return -1;
 	if (att_vproc_start(F.dir, F.db, extra, &F.vp)) {
 		fprintf(stderr, "FATAL: cannot start attest-verifier\n");
@@ -105,7 +105,7 @@ static int teardown(void **state)
 	if (F.vp && att_vproc_stop(F.vp, &st) == 0 && st != 0)
 		rc = -1;
 	att_vproc_free(F.vp);
-	agent_tpm_free(F.tpm);
+	att_esys_free(F.tpm);
 	att_swtpm_free(F.sw);
 	for (i = 0; i < 2; i++)
 		att_buf_release(&F.ek_pub[i]);
@@ -217,8 +217,8 @@ static int activate(struct json_object *js, uint8_t *secret, size_t *slen)
 					sizeof(cred.secret.secret), &n),
 			 0);
 	cred.secret.size = (uint16_t)n;
-	return agent_tpm_activate(F.tpm, AGENT_KEY_RSA, &cred, secret, 64,
-				  slen);
+	return att_esys_activate(F.tpm, ATT_ESYS_KEY_RSA, &cred, secret, 64,
+				 slen);
 }
 
 /* A fresh TLS key for the agent (DIR/ID.key) and its CSR (PEM). */
@@ -383,7 +383,7 @@ static void test_bad_ek(void **state)
 static void test_same_id_other_ek(void **state)
 {
 	struct att_swtpm *sw2;
-	struct agent_tpm *tpm2;
+	struct att_esys *tpm2;
 	struct att_buf ek, cert, ak;
 	struct json_object *js;
 	char *body;
@@ -391,16 +391,16 @@ static void test_same_id_other_ek(void **state)
 	(void)state;
 	/* A second TPM, with its own valid EK and AK, claims host-1. */
 	assert_int_equal(att_swtpm_start(&sw2), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(sw2), &tpm2), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(sw2), &tpm2), 0);
 	att_buf_init(&ek, 0);
 	att_buf_init(&cert, 0);
 	att_buf_init(&ak, 0);
-	assert_int_equal(agent_tpm_ek_public(tpm2, AGENT_KEY_RSA, &ek), 0);
-	assert_int_equal(agent_tpm_ek_cert(tpm2, AGENT_KEY_RSA, &cert), 0);
-	assert_int_equal(agent_tpm_ak_create(tpm2, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, NULL),
+	assert_int_equal(att_esys_ek_public(tpm2, ATT_ESYS_KEY_RSA, &ek), 0);
+	assert_int_equal(att_esys_ek_cert(tpm2, ATT_ESYS_KEY_RSA, &cert), 0);
+	assert_int_equal(att_esys_ak_create(tpm2, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, NULL),
 			 0);
-	assert_int_equal(agent_tpm_ak_public(tpm2, &ak), 0);
+	assert_int_equal(att_esys_ak_public(tpm2, &ak), 0);
 	body = enroll_body("host-1", NULL, &ek, &cert, &ak);
 	assert_int_equal(req_code(NULL, "/v1/enroll", body, "ek_mismatch"),
 			 409);
@@ -409,7 +409,7 @@ static void test_same_id_other_ek(void **state)
 	body = enroll_body("host-3", NULL, &ek, &cert, &ak);
 	assert_int_equal(req_code(NULL, "/v1/enroll", body, NULL), 200);
 	free(body);
-	agent_tpm_free(tpm2);
+	att_esys_free(tpm2);
 	att_swtpm_free(sw2);
 	att_buf_release(&ek);
 	att_buf_release(&cert);
@@ -441,10 +441,10 @@ static void test_other_ak_and_bad_proof(void **state)
 	assert_int_equal(req(NULL, "POST", "/v1/enroll", body, &js), 200);
 	free(body);
 	att_buf_init(&ak2, 0);
-	assert_int_equal(agent_tpm_ak_create(F.tpm, AGENT_AK_RSA_RSASSA,
-					     AGENT_KEY_RSA, NULL),
+	assert_int_equal(att_esys_ak_create(F.tpm, ATT_ESYS_AK_RSA_RSASSA,
+					    ATT_ESYS_KEY_RSA, NULL),
 			 0);
-	assert_int_equal(agent_tpm_ak_public(F.tpm, &ak2), 0);
+	assert_int_equal(att_esys_ak_public(F.tpm, &ak2), 0);
 	assert_true(ak2.len != F.ak_pub.len ||
 		    memcmp(ak2.data, F.ak_pub.data, ak2.len));
 	assert_int_equal(activate(js, secret, &slen), ATT_E_TPM);

@@ -24,27 +24,23 @@
 #include "../../verifier/service/store.h"
 #include "../../verifier/service/store_sqlite.h"
 #include "pg_cluster.h"
+#include "vhost/vhost.h"
 
 static char dir[64];
 static char path[128]; /* the SQLite file */
 static char url[160];  /* what the store opens: path or PostgreSQL */
 static struct att_pg *pg;
 
-static int setup(void **state)
+/* SQLite in a scratch directory, or also a private PostgreSQL (use_pg). */
+static int setup(int use_pg)
 {
-	(void)state;
 	snprintf(dir, sizeof(dir), "/tmp/att-store-XXXXXX");
 	if (!mkdtemp(dir))
 		return -1;
 	snprintf(path, sizeof(path), "%s/v.db", dir);
 	snprintf(url, sizeof(url), "%s", path);
-	return 0;
-}
-
-static int setup_pg(void **state)
-{
-	if (setup(state))
-		return -1;
+	if (!use_pg)
+		return 0;
 	if (att_pg_start(&pg)) {
 		fprintf(stderr, "FATAL: cannot start PostgreSQL\n");
 		return -1;
@@ -53,11 +49,10 @@ static int setup_pg(void **state)
 	return 0;
 }
 
-static int teardown(void **state)
+static int teardown(void)
 {
 	char cmd[160];
 
-	(void)state;
 	att_pg_free(pg);
 	pg = NULL;
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
@@ -856,12 +851,13 @@ int main(void)
 	const struct CMUnitTest sqlite_only[] = {
 		cmocka_unit_test(test_group_commit),
 	};
+	size_t n = sizeof(tests) / sizeof(tests[0]);
 	int fails;
 
-	fails = cmocka_run_group_tests_name("sqlite", tests, setup, teardown);
-	fails += cmocka_run_group_tests_name("sqlite-sync", sqlite_only, setup,
-					     teardown);
-	fails += cmocka_run_group_tests_name("postgresql", tests, setup_pg,
-					     teardown);
+	fails = vh_run_backend("sqlite", 0, tests, n, setup, teardown);
+	fails += vh_run_backend("sqlite-sync", 0, sqlite_only,
+				sizeof(sqlite_only) / sizeof(sqlite_only[0]),
+				setup, teardown);
+	fails += vh_run_backend("postgresql", 1, tests, n, setup, teardown);
 	return fails;
 }

@@ -16,10 +16,10 @@
 #include "attest/buf.h"
 #include "attest/codec.h"
 #include "attest/err.h"
+#include "attest/http.h"
 #include "attest/json.h"
 #include "attest/lattice.h"
 #include "attest/log.h"
-#include "http.h"
 
 #define CTL_VERSION ATT_VERSION
 
@@ -111,23 +111,23 @@ struct ctl {
 	const char *urls[8];
 	size_t nurls;
 	const char *ca, *cert, *key;
-	struct agent_http *http;
+	struct att_http *http;
 };
 
 /* Sends a request; prints the error body on failure; returns an exit. */
 static int call(struct ctl *c, const char *method, const char *path,
 		const char *body, struct json_object **reply)
 {
-	struct agent_http_resp r = {0};
+	struct att_http_resp r = {0};
 	char err[200];
 	int rc;
 
 	*reply = NULL;
-	rc = agent_http_request(c->http, method, path, body,
-				body ? strlen(body) : 0, &r);
+	rc = att_http_request(c->http, method, path, body,
+			      body ? strlen(body) : 0, &r);
 	if (rc) {
 		fprintf(stderr, "attestctl: no verifier answered\n");
-		agent_http_resp_release(&r);
+		att_http_resp_release(&r);
 		return CTL_UNREACHABLE;
 	}
 	if (r.body.len && att_json_parse((const char *)r.body.data, r.body.len,
@@ -136,7 +136,7 @@ static int call(struct ctl *c, const char *method, const char *path,
 			"attestctl: HTTP %ld with a body that is not "
 			"JSON: %s\n",
 			r.status, err);
-		agent_http_resp_release(&r);
+		att_http_resp_release(&r);
 		return CTL_UNREACHABLE;
 	}
 	rc = r.status >= 200 && r.status < 300 ? CTL_OK
@@ -150,7 +150,7 @@ static int call(struct ctl *c, const char *method, const char *path,
 		fprintf(stderr, "attestctl: HTTP %ld: %s\n", r.status,
 			m ? json_object_get_string(m) : "(no message)");
 	}
-	agent_http_resp_release(&r);
+	att_http_resp_release(&r);
 	return rc;
 }
 
@@ -657,13 +657,13 @@ int main(int argc, char **argv)
 		return CTL_USAGE;
 	}
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-	rc = agent_http_new(c.urls, c.nurls, c.ca, &c.http);
+	rc = att_http_new(c.urls, c.nurls, c.ca, &c.http);
 	if (!rc && c.cert)
-		rc = agent_http_set_client_cert(c.http, c.cert,
-						c.key ? c.key : c.cert);
+		rc = att_http_set_client_cert(c.http, c.cert,
+					      c.key ? c.key : c.cert);
 	if (rc) {
 		fprintf(stderr, "attestctl: %s\n", att_strerror(rc));
-		agent_http_free(c.http);
+		att_http_free(c.http);
 		curl_global_cleanup();
 		return CTL_USAGE;
 	}
@@ -671,7 +671,7 @@ int main(int argc, char **argv)
 	if (rc == CTL_USAGE)
 		fprintf(stderr, "attestctl: bad usage of '%s' (see --help)\n",
 			argv[optind]);
-	agent_http_free(c.http);
+	att_http_free(c.http);
 	curl_global_cleanup();
 	return rc;
 }

@@ -20,13 +20,13 @@
 #include <json-c/json.h>
 
 #include "attest/check.h"
+#include "attest/check_json.h"
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/ima.h"
 #include "attest/pcrs.h"
 #include "attest/replay.h"
 #include "attest/whitelist.h"
-#include "resultjson.h"
 #include "service.h"
 #include "wlcache.h"
 
@@ -54,7 +54,7 @@ static int explain_entry(const struct att_ima_entry *e,
 	json_object_object_add(o, "index",
 			       json_object_new_int64((int64_t)e->index));
 	json_object_object_add(
-		o, "path", ver_path_json((const char *)j->path, j->path_len));
+		o, "path", att_path_json((const char *)j->path, j->path_len));
 	json_object_object_add(
 		o, "verdict",
 		json_object_new_string(att_verdict_name(j->verdict)));
@@ -71,7 +71,7 @@ static int explain_entry(const struct att_ima_entry *e,
 struct check_layers {
 	const char *names[ATT_WL_LAYERS_MAX];
 	int64_t versions[ATT_WL_LAYERS_MAX];
-	struct ver_layers l;
+	struct att_check_layers l;
 };
 
 static void layers_of(const struct ver_wlref *ref, struct check_layers *cl)
@@ -190,7 +190,7 @@ int ver_api_check(struct ver_req *rq, struct ver_resp *rs)
 	json_object_object_add(o, "whitelist_version",
 			       json_object_new_int64(got));
 	layers_of(ref, &cl);
-	ver_check_result_json(o, &cr, 1, &cl.l);
+	att_check_result_json(o, &cr, 1, &cl.l);
 	if (x.arr) {
 		json_object_object_add(o, "explained", x.arr);
 		x.arr = NULL;

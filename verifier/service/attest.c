@@ -12,6 +12,7 @@
 #include "attest/boot.h"
 #include "attest/buf.h"
 #include "attest/check.h"
+#include "attest/check_json.h"
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/json.h"
@@ -23,7 +24,6 @@
 #include "attest/whitelist.h"
 #include "akcache.h"
 #include "attest.h"
-#include "resultjson.h"
 #include "verdict.h"
 
 static const enum att_hash replay_banks[] = {ATT_HASH_SHA1, ATT_HASH_SHA256};
@@ -74,11 +74,11 @@ static void add_layer_refs(struct json_object *w, const struct ver_evidence *ev)
 }
 
 /* The layers of the agent's whitelist for the result (n 0: not layered). */
-static struct ver_layers layers_of(const struct ver_evidence *ev)
+static struct att_check_layers layers_of(const struct ver_evidence *ev)
 {
-	struct ver_layers l = {.n = ev->nlayers,
-			       .names = ev->layer_names,
-			       .versions = ev->layer_versions};
+	struct att_check_layers l = {.n = ev->nlayers,
+				     .names = ev->layer_names,
+				     .versions = ev->layer_versions};
 
 	return l;
 }
@@ -175,7 +175,7 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 				      .pcr_mask = 1u << in->pcr,
 				      .boot_aggregate_quoted = 1};
 	struct att_check_result cr;
-	struct ver_layers layers;
+	struct att_check_layers layers;
 	struct att_ima_reader *rd = NULL;
 	struct json_object *log = json_object_new_object();
 	uint64_t expect;
@@ -233,7 +233,7 @@ static int check_log(struct run *r, const char *id, const struct att_wl *wl,
 		return rc;
 	}
 	layers = layers_of(r->ev);
-	ver_check_result_json(log, &cr, 0, &layers);
+	att_check_result_json(log, &cr, 0, &layers);
 	/* the TPM vouches for the saved state and the matched prefix */
 	take_lattice(r, &cr.lattice, in->name);
 	if (cr.status == ATT_CHECK_ERROR) {

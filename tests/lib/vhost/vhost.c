@@ -21,10 +21,10 @@
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/replay.h"
+#include "attest/tpm_esys.h"
 #include "imabuild.h"
 #include "pg_cluster.h"
 #include "swtpm.h"
-#include "tpm.h"
 #include "verifier_http.h"
 #include "verifier_proc.h"
 #include "vhost/vhost.h"
@@ -53,9 +53,9 @@ int vh_setup(struct vh_host *h, const char *prefix, int use_pg)
 		return -1;
 	}
 	if (att_swtpm_start(&h->sw) ||
-	    agent_tpm_new(att_swtpm_tcti(h->sw), &h->tpm) ||
-	    agent_tpm_ak_ensure(h->tpm, AGENT_AK_RSA_RSASSA, AGENT_KEY_RSA,
-				VH_AK_HANDLE, &created)) {
+	    att_esys_new(att_swtpm_tcti(h->sw), &h->tpm) ||
+	    att_esys_ak_ensure(h->tpm, ATT_ESYS_AK_RSA_RSASSA, ATT_ESYS_KEY_RSA,
+			       VH_AK_HANDLE, &created)) {
 		fprintf(stderr, "FATAL: no swtpm with an AK\n");
 		return -1;
 	}
@@ -65,15 +65,15 @@ int vh_setup(struct vh_host *h, const char *prefix, int use_pg)
 void vh_tpm_power_cycle(struct vh_host *h, int orderly)
 {
 	if (orderly)
-		assert_int_equal(Esys_Shutdown(agent_tpm_esys(h->tpm),
+		assert_int_equal(Esys_Shutdown(att_esys_context(h->tpm),
 					       ESYS_TR_NONE, ESYS_TR_NONE,
 					       ESYS_TR_NONE, TPM2_SU_CLEAR),
 				 TSS2_RC_SUCCESS);
-	agent_tpm_free(h->tpm);
+	att_esys_free(h->tpm);
 	h->tpm = NULL;
 	assert_int_equal(att_swtpm_restart(h->sw), 0);
-	assert_int_equal(agent_tpm_new(att_swtpm_tcti(h->sw), &h->tpm), 0);
-	assert_int_equal(agent_tpm_ak_load_persistent(h->tpm, VH_AK_HANDLE), 0);
+	assert_int_equal(att_esys_new(att_swtpm_tcti(h->sw), &h->tpm), 0);
+	assert_int_equal(att_esys_ak_load_persistent(h->tpm, VH_AK_HANDLE), 0);
 }
 
 int vh_start_verifier(struct vh_host *h, const char *const *extra)
@@ -111,6 +111,44 @@ int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
 }
 
 static struct {
+	int (*setup)(int use_pg);
+	int (*teardown)(void);
+	int use_pg;
+} B;
+
+static int backend_setup(void **state)
+{
+	(void)state;
+	return B.setup(B.use_pg) ? -1 : 0;
+}
+
+static int backend_teardown(void **state)
+{
+	(void)state;
+	return B.teardown && B.teardown() ? -1 : 0;
+}
+
+int vh_run_backend(const char *name, int use_pg, const struct CMUnitTest *tests,
+		   size_t n, int (*setup)(int use_pg), int (*teardown)(void))
+{
+	B.setup = setup;
+	B.teardown = teardown;
+	B.use_pg = use_pg;
+	return _cmocka_run_group_tests(name, tests, n, backend_setup,
+				       backend_teardown);
+}
+
+int vh_run_backends(const struct CMUnitTest *tests, size_t n,
+		    int (*setup)(int use_pg), int (*teardown)(void))
+{
+	int fails;
+
+	fails = vh_run_backend("sqlite", 0, tests, n, setup, teardown);
+	fails += vh_run_backend("postgresql", 1, tests, n, setup, teardown);
+	return fails;
+}
+
+static struct {
 	struct vh_host *h;
 	const char *prefix;
 	const char *const *extra;
@@ -124,21 +162,8 @@ static int group_setup(int use_pg)
 	return G.after ? G.after(G.h) : 0;
 }
 
-static int group_setup_sqlite(void **state)
+static int group_teardown(void)
 {
-	(void)state;
-	return group_setup(0);
-}
-
-static int group_setup_pg(void **state)
-{
-	(void)state;
-	return group_setup(1);
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
 	return vh_teardown(G.h) ? -1 : 0;
 }
 
@@ -146,17 +171,11 @@ int vh_run_groups(struct vh_host *h, const char *prefix,
 		  const char *const *extra, int (*after)(struct vh_host *h),
 		  const struct CMUnitTest *tests, size_t n)
 {
-	int fails;
-
 	G.h = h;
 	G.prefix = prefix;
 	G.extra = extra;
 	G.after = after;
-	fails = _cmocka_run_group_tests("sqlite", tests, n, group_setup_sqlite,
-					group_teardown);
-	fails += _cmocka_run_group_tests("postgresql", tests, n, group_setup_pg,
-					 group_teardown);
-	return fails;
+	return vh_run_backends(tests, n, group_setup, group_teardown);
 }
 
 char *vh_snapshot(struct vh_host *h)
@@ -193,7 +212,7 @@ int vh_teardown(struct vh_host *h)
 	if (h->vp && att_vproc_stop(h->vp, &st) == 0 && st != 0)
 		rc = -1;
 	att_vproc_free(h->vp);
-	agent_tpm_free(h->tpm);
+	att_esys_free(h->tpm);
 	att_swtpm_free(h->sw);
 	att_pg_free(h->pg);
 	att_buf_release(&h->log);
@@ -264,10 +283,9 @@ static void extend_td(struct vh_host *h, const struct att_buf *td)
 
 	ib_hash("sha1", td->data, td->len, d1);
 	ib_hash("sha256", td->data, td->len, d256);
-	assert_int_equal(agent_tpm_pcr_extend(h->tpm, 10, ATT_HASH_SHA1, d1),
+	assert_int_equal(att_esys_pcr_extend(h->tpm, 10, ATT_HASH_SHA1, d1), 0);
+	assert_int_equal(att_esys_pcr_extend(h->tpm, 10, ATT_HASH_SHA256, d256),
 			 0);
-	assert_int_equal(
-		agent_tpm_pcr_extend(h->tpm, 10, ATT_HASH_SHA256, d256), 0);
 }
 
 /* Measures a file: appends its ima-ng record and extends PCR 10. */
@@ -300,7 +318,7 @@ void vh_boot(struct vh_host *h)
 	memset(&sel, 0, sizeof(sel));
 	att_pcr_sel_add(&sel, ATT_HASH_SHA256, 0x3ff);
 	att_pcrs_clear(&pcrs);
-	assert_int_equal(agent_tpm_pcr_read(h->tpm, &sel, &pcrs), 0);
+	assert_int_equal(att_esys_pcr_read(h->tpm, &sel, &pcrs), 0);
 	assert_int_equal(att_boot_aggregate(&pcrs, ATT_HASH_SHA256, 1, agg), 0);
 	att_buf_init(&td, 0);
 	ib_dng(&td, "sha256", agg, 32);
@@ -354,7 +372,7 @@ static char *make_csr(struct vh_host *h, const char *id)
 	return pem;
 }
 
-char *vh_enroll_body(struct vh_host *h, struct agent_tpm *tpm, const char *id)
+char *vh_enroll_body(struct vh_host *h, struct att_esys *tpm, const char *id)
 {
 	struct att_buf ek, cert, ak;
 	struct json_object *js;
@@ -364,9 +382,9 @@ char *vh_enroll_body(struct vh_host *h, struct agent_tpm *tpm, const char *id)
 	att_buf_init(&ek, 0);
 	att_buf_init(&cert, 0);
 	att_buf_init(&ak, 0);
-	assert_int_equal(agent_tpm_ek_public(tpm, AGENT_KEY_RSA, &ek), 0);
-	assert_int_equal(agent_tpm_ek_cert(tpm, AGENT_KEY_RSA, &cert), 0);
-	assert_int_equal(agent_tpm_ak_public(tpm, &ak), 0);
+	assert_int_equal(att_esys_ek_public(tpm, ATT_ESYS_KEY_RSA, &ek), 0);
+	assert_int_equal(att_esys_ek_cert(tpm, ATT_ESYS_KEY_RSA, &cert), 0);
+	assert_int_equal(att_esys_ak_public(tpm, &ak), 0);
 	assert_int_equal(
 		vh_req(h, "admin", "POST", "/v1/enrollment/tokens", "{}", &js),
 		201);
@@ -390,7 +408,7 @@ char *vh_enroll_body(struct vh_host *h, struct agent_tpm *tpm, const char *id)
 	return body;
 }
 
-int vh_activate_cred(struct agent_tpm *tpm, struct json_object *challenge,
+int vh_activate_cred(struct att_esys *tpm, struct json_object *challenge,
 		     uint8_t *secret, size_t cap, size_t *slen)
 {
 	struct att_cred cred;
@@ -408,7 +426,8 @@ int vh_activate_cred(struct agent_tpm *tpm, struct json_object *challenge,
 					sizeof(cred.secret.secret), &n),
 			 0);
 	cred.secret.size = (uint16_t)n;
-	return agent_tpm_activate(tpm, AGENT_KEY_RSA, &cred, secret, cap, slen);
+	return att_esys_activate(tpm, ATT_ESYS_KEY_RSA, &cred, secret, cap,
+				 slen);
 }
 
 char *vh_activate_body(struct vh_host *h, const char *id, const uint8_t *secret,
@@ -442,7 +461,7 @@ void vh_save_cert(struct vh_host *h, const char *id, const char *pem)
 	fclose(f);
 }
 
-void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id)
+void vh_enroll(struct vh_host *h, struct att_esys *tpm, const char *id)
 {
 	struct json_object *js;
 	uint8_t secret[64];
@@ -517,9 +536,9 @@ int vh_attest(struct vh_host *h, struct vh_round *rd,
 	att_buf_init(&attest_b, 0);
 	att_buf_init(&sig, 0);
 	assert_int_equal(
-		agent_tpm_quote(h->tpm, nonce, n, &sel, &attest_b, &sig), 0);
+		att_esys_quote(h->tpm, nonce, n, &sel, &attest_b, &sig), 0);
 	att_pcrs_clear(&pv);
-	assert_int_equal(agent_tpm_pcr_read(h->tpm, &sel, &pv), 0);
+	assert_int_equal(att_esys_pcr_read(h->tpm, &sel, &pv), 0);
 	if (rd->after_quote)
 		rd->after_quote();
 

@@ -20,19 +20,19 @@
 
 struct att_vproc;
 struct att_swtpm;
-struct agent_tpm;
+struct att_esys;
 struct att_pg;
 
 #define VH_AK_HANDLE 0x81010010u
 
 struct vh_host {
-	char dir[64];	       /* scratch directory with the test PKI */
-	char db[128];	       /* the verifier's --database */
-	struct att_vproc *vp;  /* the verifier requests go to */
-	struct att_swtpm *sw;  /* this host's TPM */
-	struct agent_tpm *tpm; /* open on sw */
-	struct att_pg *pg;     /* the PostgreSQL run; NULL: SQLite */
-	struct att_buf log;    /* the host's IMA list, as the kernel has it */
+	char dir[64];	      /* scratch directory with the test PKI */
+	char db[128];	      /* the verifier's --database */
+	struct att_vproc *vp; /* the verifier requests go to */
+	struct att_swtpm *sw; /* this host's TPM */
+	struct att_esys *tpm; /* open on sw */
+	struct att_pg *pg;    /* the PostgreSQL run; NULL: SQLite */
+	struct att_buf log;   /* the host's IMA list, as the kernel has it */
 	uint64_t nentries;
 	int no_schema; /* skip the schema checks (a python run each) */
 };
@@ -59,13 +59,25 @@ int vh_start_verifier(struct vh_host *h, const char *const *extra);
  */
 int vh_setup_enrolled(struct vh_host *h, const char *prefix, int use_pg,
 		      const char *const *extra);
-/*
- * The usual main() of a test that plays a host: the cmocka group "sqlite"
- * then "postgresql", each set up by vh_setup_enrolled(h, prefix, ...,
- * extra) and then `after` (NULL: nothing; nonzero fails the setup), torn
- * down by vh_teardown. Returns the failures of both.
- */
 struct CMUnitTest;
+/*
+ * The one fixture runner for the two store back-ends, shared by the
+ * verifier tests: tests as the cmocka group "sqlite", set up by
+ * setup(0), then as "postgresql", set up by setup(1); each group torn
+ * down by teardown() (NULL: nothing). setup and teardown return 0 or
+ * nonzero (the group fails). Returns the failures of both.
+ */
+int vh_run_backends(const struct CMUnitTest *tests, size_t n,
+		    int (*setup)(int use_pg), int (*teardown)(void));
+/* One such group named name on one back-end (use_pg). */
+int vh_run_backend(const char *name, int use_pg, const struct CMUnitTest *tests,
+		   size_t n, int (*setup)(int use_pg), int (*teardown)(void));
+/*
+ * The usual main() of a test that plays a host: vh_run_backends with
+ * vh_setup_enrolled(h, prefix, ..., extra) and then `after` (NULL:
+ * nothing; nonzero fails the setup) as the setup, vh_teardown as the
+ * teardown.
+ */
 int vh_run_groups(struct vh_host *h, const char *prefix,
 		  const char *const *extra, int (*after)(struct vh_host *h),
 		  const struct CMUnitTest *tests, size_t n);
@@ -103,11 +115,11 @@ void vh_boot(struct vh_host *h);
 size_t vh_entry_offset(const struct vh_host *h, uint64_t idx);
 
 /* Enrolls id with the EK (RSA) and AK of tpm; writes DIR/ID.pem/.key. */
-void vh_enroll(struct vh_host *h, struct agent_tpm *tpm, const char *id);
+void vh_enroll(struct vh_host *h, struct att_esys *tpm, const char *id);
 /* Its steps: the POST /v1/enroll body with a new token (malloc'd)... */
-char *vh_enroll_body(struct vh_host *h, struct agent_tpm *tpm, const char *id);
+char *vh_enroll_body(struct vh_host *h, struct att_esys *tpm, const char *id);
 /* ... TPM2_ActivateCredential of the answer (0 or the TPM layer's error) */
-int vh_activate_cred(struct agent_tpm *tpm, struct json_object *challenge,
+int vh_activate_cred(struct att_esys *tpm, struct json_object *challenge,
 		     uint8_t *secret, size_t cap, size_t *slen);
 /* ... the activate body with a new key DIR/ID.key and its CSR ... */
 char *vh_activate_body(struct vh_host *h, const char *id, const uint8_t *secret,

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * tpm.c - the agent's TPM layer (tpm2-tss ESAPI).
+ * tpm_esys.c - libattest's tpm2-tss ESAPI wrapper (see tpm_esys.h).
  */
-#include "tpm.h"
+#include "attest/tpm_esys.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,7 @@
 #define EK_COUNT 2
 #define NV_CHUNK 512
 
-struct agent_tpm {
+struct att_esys {
 	TSS2_TCTI_CONTEXT *tcti;
 	ESYS_CONTEXT *esys;
 	ESYS_TR ek[EK_COUNT];
@@ -43,7 +43,7 @@ static const uint8_t ek_policy_a_sha256[32] = {
 	0x0b, 0x64, 0xf2, 0xa1, 0xda, 0x1b, 0x33, 0x14, 0x69, 0xaa,
 };
 
-static void ek_template(enum agent_key_alg alg, TPM2B_PUBLIC *t)
+static void ek_template(enum att_esys_key_alg alg, TPM2B_PUBLIC *t)
 {
 	TPMT_PUBLIC *p = &t->publicArea;
 
@@ -56,7 +56,7 @@ static void ek_template(enum agent_key_alg alg, TPM2B_PUBLIC *t)
 	p->authPolicy.size = sizeof(ek_policy_a_sha256);
 	memcpy(p->authPolicy.buffer, ek_policy_a_sha256,
 	       sizeof(ek_policy_a_sha256));
-	if (alg == AGENT_KEY_RSA) {
+	if (alg == ATT_ESYS_KEY_RSA) {
 		p->type = TPM2_ALG_RSA;
 		p->parameters.rsaDetail.symmetric.algorithm = TPM2_ALG_AES;
 		p->parameters.rsaDetail.symmetric.keyBits.aes = 128;
@@ -78,7 +78,7 @@ static void ek_template(enum agent_key_alg alg, TPM2B_PUBLIC *t)
 	}
 }
 
-static void ak_template(enum agent_ak_type type, TPM2B_PUBLIC *t)
+static void ak_template(enum att_esys_ak_type type, TPM2B_PUBLIC *t)
 {
 	TPMT_PUBLIC *p = &t->publicArea;
 
@@ -94,7 +94,7 @@ static void ak_template(enum agent_ak_type type, TPM2B_PUBLIC *t)
 			      TPMA_OBJECT_SENSITIVEDATAORIGIN |
 			      TPMA_OBJECT_USERWITHAUTH | TPMA_OBJECT_NODA |
 			      TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_SIGN_ENCRYPT;
-	if (type == AGENT_AK_ECC_ECDSA) {
+	if (type == ATT_ESYS_AK_ECC_ECDSA) {
 		p->type = TPM2_ALG_ECC;
 		p->parameters.eccDetail.symmetric.algorithm = TPM2_ALG_NULL;
 		p->parameters.eccDetail.scheme.scheme = TPM2_ALG_ECDSA;
@@ -106,8 +106,8 @@ static void ak_template(enum agent_ak_type type, TPM2B_PUBLIC *t)
 		p->type = TPM2_ALG_RSA;
 		p->parameters.rsaDetail.symmetric.algorithm = TPM2_ALG_NULL;
 		p->parameters.rsaDetail.scheme.scheme =
-			type == AGENT_AK_RSA_RSAPSS ? TPM2_ALG_RSAPSS
-						    : TPM2_ALG_RSASSA;
+			type == ATT_ESYS_AK_RSA_RSAPSS ? TPM2_ALG_RSAPSS
+						       : TPM2_ALG_RSASSA;
 		p->parameters.rsaDetail.scheme.details.anySig.hashAlg =
 			TPM2_ALG_SHA256;
 		p->parameters.rsaDetail.keyBits = 2048;
@@ -115,9 +115,27 @@ static void ak_template(enum agent_ak_type type, TPM2B_PUBLIC *t)
 	}
 }
 
-int agent_tpm_new(const char *tcti, struct agent_tpm **out)
+int att_esys_new(const char *tcti, struct att_esys **out)
 {
-	struct agent_tpm *t;
+	return att_esys_open(tcti, ATT_ESYS_TCTI_ENV | ATT_ESYS_STARTUP, out,
+			     NULL);
+}
+
+/* A failure to open: to fail when the caller words it, else logged. */
+static int open_fail(struct att_esys_fail *fail, int step, const char *what,
+		     TSS2_RC rc)
+{
+	if (!fail)
+		return tpm_fail(what, rc);
+	fail->step = step;
+	fail->rc = rc;
+	return ATT_E_TPM;
+}
+
+int att_esys_open(const char *tcti, unsigned int flags, struct att_esys **out,
+		  struct att_esys_fail *fail)
+{
+	struct att_esys *t;
 	TSS2_RC rc;
 	int i;
 
@@ -128,18 +146,24 @@ int agent_tpm_new(const char *tcti, struct agent_tpm **out)
 	for (i = 0; i < EK_COUNT; i++)
 		t->ek[i] = ESYS_TR_NONE;
 	t->ak = ESYS_TR_NONE;
-	if (!tcti || !*tcti)
+	if ((flags & ATT_ESYS_TCTI_ENV) && (!tcti || !*tcti))
 		tcti = getenv("TPM2TOOLS_TCTI");
 	rc = Tss2_TctiLdr_Initialize(tcti && *tcti ? tcti : NULL, &t->tcti);
 	if (rc != TSS2_RC_SUCCESS) {
 		free(t);
-		return tpm_fail("opening the TCTI", rc);
+		return open_fail(fail, ATT_ESYS_FAIL_TCTI, "opening the TCTI",
+				 rc);
 	}
 	rc = Esys_Initialize(&t->esys, t->tcti, NULL);
 	if (rc != TSS2_RC_SUCCESS) {
 		Tss2_TctiLdr_Finalize(&t->tcti);
 		free(t);
-		return tpm_fail("Esys_Initialize", rc);
+		return open_fail(fail, ATT_ESYS_FAIL_INIT, "Esys_Initialize",
+				 rc);
+	}
+	if (!(flags & ATT_ESYS_STARTUP)) {
+		*out = t;
+		return ATT_OK;
 	}
 	/*
 	 * A bare simulator may need TPM2_Startup; elsewhere firmware or the
@@ -154,7 +178,7 @@ int agent_tpm_new(const char *tcti, struct agent_tpm **out)
 	return ATT_OK;
 }
 
-static void flush_ak(struct agent_tpm *t)
+static void flush_ak(struct att_esys *t)
 {
 	if (t->ak == ESYS_TR_NONE)
 		return;
@@ -166,7 +190,7 @@ static void flush_ak(struct agent_tpm *t)
 	t->ak_persistent = 0;
 }
 
-void agent_tpm_free(struct agent_tpm *t)
+void att_esys_free(struct att_esys *t)
 {
 	int i;
 
@@ -184,12 +208,12 @@ void agent_tpm_free(struct agent_tpm *t)
 	free(t);
 }
 
-ESYS_CONTEXT *agent_tpm_esys(struct agent_tpm *t)
+ESYS_CONTEXT *att_esys_context(struct att_esys *t)
 {
 	return t->esys;
 }
 
-static int ek_load(struct agent_tpm *t, enum agent_key_alg alg)
+static int ek_load(struct att_esys *t, enum att_esys_key_alg alg)
 {
 	TPM2B_SENSITIVE_CREATE sens;
 	TPM2B_PUBLIC tmpl;
@@ -198,7 +222,7 @@ static int ek_load(struct agent_tpm *t, enum agent_key_alg alg)
 	TPM2B_PUBLIC *pub = NULL;
 	TSS2_RC rc;
 
-	if (alg != AGENT_KEY_RSA && alg != AGENT_KEY_ECC)
+	if (alg != ATT_ESYS_KEY_RSA && alg != ATT_ESYS_KEY_ECC)
 		return ATT_E_INVAL;
 	if (t->ek[alg] != ESYS_TR_NONE)
 		return ATT_OK;
@@ -239,8 +263,8 @@ static int marshal_public(const TPM2B_PUBLIC *pub, struct att_buf *out)
 	return att_buf_append(out, tmp, off);
 }
 
-int agent_tpm_ek_public(struct agent_tpm *t, enum agent_key_alg alg,
-			struct att_buf *out)
+int att_esys_ek_public(struct att_esys *t, enum att_esys_key_alg alg,
+		       struct att_buf *out)
 {
 	int rc = ek_load(t, alg);
 
@@ -248,7 +272,7 @@ int agent_tpm_ek_public(struct agent_tpm *t, enum agent_key_alg alg,
 }
 
 /* A policy session satisfying the EK's policy A. */
-static int ek_session(struct agent_tpm *t, ESYS_TR *sess)
+static int ek_session(struct att_esys *t, ESYS_TR *sess)
 {
 	TPMT_SYM_DEF sym = {.algorithm = TPM2_ALG_NULL};
 	TSS2_RC rc;
@@ -275,7 +299,7 @@ static int ek_session(struct agent_tpm *t, ESYS_TR *sess)
 
 /* Whether a handle (persistent object, NV index) exists, without ESYS
  * logging an error for the ones that do not. */
-static int handle_exists(struct agent_tpm *t, TPM2_HANDLE h, int *exists)
+static int handle_exists(struct att_esys *t, TPM2_HANDLE h, int *exists)
 {
 	TPMS_CAPABILITY_DATA *cap = NULL;
 	TPMI_YES_NO more;
@@ -293,18 +317,18 @@ static int handle_exists(struct agent_tpm *t, TPM2_HANDLE h, int *exists)
 	return ATT_OK;
 }
 
-int agent_tpm_ek_cert(struct agent_tpm *t, enum agent_key_alg alg,
-		      struct att_buf *out)
+int att_esys_ek_cert(struct att_esys *t, enum att_esys_key_alg alg,
+		     struct att_buf *out)
 {
-	TPM2_HANDLE idx = alg == AGENT_KEY_RSA ? AGENT_EK_CERT_NV_RSA
-					       : AGENT_EK_CERT_NV_ECC;
+	TPM2_HANDLE idx = alg == ATT_ESYS_KEY_RSA ? ATT_ESYS_EK_CERT_NV_RSA
+						  : ATT_ESYS_EK_CERT_NV_ECC;
 	TPM2B_NV_PUBLIC *nvpub = NULL;
 	ESYS_TR nv = ESYS_TR_NONE, auth;
 	uint16_t size, off = 0;
 	TSS2_RC rc;
 	int ret = ATT_OK, exists;
 
-	if (alg != AGENT_KEY_RSA && alg != AGENT_KEY_ECC)
+	if (alg != ATT_ESYS_KEY_RSA && alg != ATT_ESYS_KEY_ECC)
 		return ATT_E_INVAL;
 	out->len = 0;
 	ret = handle_exists(t, idx, &exists);
@@ -353,7 +377,7 @@ out:
 	return ret;
 }
 
-static int load_under_ek(struct agent_tpm *t, enum agent_key_alg ek_alg,
+static int load_under_ek(struct att_esys *t, enum att_esys_key_alg ek_alg,
 			 const TPM2B_PRIVATE *priv, const TPM2B_PUBLIC *pub)
 {
 	ESYS_TR sess = ESYS_TR_NONE, h = ESYS_TR_NONE;
@@ -377,7 +401,7 @@ static int load_under_ek(struct agent_tpm *t, enum agent_key_alg ek_alg,
 static int blob_marshal(const TPM2B_PUBLIC *pub, const TPM2B_PRIVATE *priv,
 			struct att_buf *out)
 {
-	uint8_t tmp[AGENT_AK_BLOB_MAX];
+	uint8_t tmp[ATT_ESYS_AK_BLOB_MAX];
 	size_t off = 0;
 
 	if (Tss2_MU_TPM2B_PUBLIC_Marshal(pub, tmp, sizeof(tmp), &off) ||
@@ -387,8 +411,8 @@ static int blob_marshal(const TPM2B_PUBLIC *pub, const TPM2B_PRIVATE *priv,
 	return att_buf_append(out, tmp, off);
 }
 
-int agent_tpm_ak_create(struct agent_tpm *t, enum agent_ak_type type,
-			enum agent_key_alg ek_alg, struct att_buf *blob)
+int att_esys_ak_create(struct att_esys *t, enum att_esys_ak_type type,
+		       enum att_esys_key_alg ek_alg, struct att_buf *blob)
 {
 	TPM2B_SENSITIVE_CREATE sens;
 	TPM2B_PUBLIC tmpl;
@@ -400,7 +424,7 @@ int agent_tpm_ak_create(struct agent_tpm *t, enum agent_ak_type type,
 	TSS2_RC rc;
 	int ret;
 
-	if (type > AGENT_AK_ECC_ECDSA)
+	if (type > ATT_ESYS_AK_ECC_ECDSA)
 		return ATT_E_INVAL;
 	ret = ek_load(t, ek_alg);
 	if (ret)
@@ -426,8 +450,8 @@ int agent_tpm_ak_create(struct agent_tpm *t, enum agent_ak_type type,
 	return ret;
 }
 
-int agent_tpm_ak_load(struct agent_tpm *t, enum agent_key_alg ek_alg,
-		      const uint8_t *blob, size_t len)
+int att_esys_ak_load(struct att_esys *t, enum att_esys_key_alg ek_alg,
+		     const uint8_t *blob, size_t len)
 {
 	TPM2B_PUBLIC pub;
 	TPM2B_PRIVATE priv;
@@ -447,7 +471,7 @@ int agent_tpm_ak_load(struct agent_tpm *t, enum agent_key_alg ek_alg,
 	return ret ? ret : load_under_ek(t, ek_alg, &priv, &pub);
 }
 
-int agent_tpm_ak_persist(struct agent_tpm *t, uint32_t handle)
+int att_esys_ak_persist(struct att_esys *t, uint32_t handle)
 {
 	ESYS_TR h = ESYS_TR_NONE;
 	TSS2_RC rc;
@@ -474,7 +498,7 @@ int agent_tpm_ak_persist(struct agent_tpm *t, uint32_t handle)
 }
 
 /* Whether the current AK is the persistent object at handle. */
-static int ak_is_at(struct agent_tpm *t, uint32_t handle)
+static int ak_is_at(struct att_esys *t, uint32_t handle)
 {
 	TPM2_HANDLE cur = 0;
 
@@ -483,7 +507,7 @@ static int ak_is_at(struct agent_tpm *t, uint32_t handle)
 	       cur == handle;
 }
 
-int agent_tpm_ak_load_persistent(struct agent_tpm *t, uint32_t handle)
+int att_esys_ak_load_persistent(struct att_esys *t, uint32_t handle)
 {
 	TPM2B_PUBLIC *pub = NULL;
 	ESYS_TR h = ESYS_TR_NONE;
@@ -523,7 +547,7 @@ int agent_tpm_ak_load_persistent(struct agent_tpm *t, uint32_t handle)
 }
 
 /* Whether a public area is what ak_template(type) makes. */
-static int ak_is_type(const TPM2B_PUBLIC *pub, enum agent_ak_type type)
+static int ak_is_type(const TPM2B_PUBLIC *pub, enum att_esys_ak_type type)
 {
 	TPM2B_PUBLIC want;
 	const TPMT_PUBLIC *a = &pub->publicArea, *b = &want.publicArea;
@@ -548,17 +572,17 @@ static int ak_is_type(const TPM2B_PUBLIC *pub, enum agent_ak_type type)
 		       b->parameters.eccDetail.curveID;
 }
 
-int agent_tpm_ak_ensure(struct agent_tpm *t, enum agent_ak_type type,
-			enum agent_key_alg ek_alg, uint32_t handle,
-			int *created)
+int att_esys_ak_ensure(struct att_esys *t, enum att_esys_ak_type type,
+		       enum att_esys_key_alg ek_alg, uint32_t handle,
+		       int *created)
 {
 	int ret;
 
 	if (created)
 		*created = 0;
-	if (type > AGENT_AK_ECC_ECDSA)
+	if (type > ATT_ESYS_AK_ECC_ECDSA)
 		return ATT_E_INVAL;
-	ret = agent_tpm_ak_load_persistent(t, handle);
+	ret = att_esys_ak_load_persistent(t, handle);
 	if (ret == ATT_OK) {
 		if (ak_is_type(&t->ak_pub, type))
 			return ATT_OK;
@@ -569,15 +593,15 @@ int agent_tpm_ak_ensure(struct agent_tpm *t, enum agent_ak_type type,
 	}
 	if (ret != ATT_E_NOT_FOUND)
 		return ret;
-	ret = agent_tpm_ak_create(t, type, ek_alg, NULL);
+	ret = att_esys_ak_create(t, type, ek_alg, NULL);
 	if (!ret)
-		ret = agent_tpm_ak_persist(t, handle);
+		ret = att_esys_ak_persist(t, handle);
 	if (!ret && created)
 		*created = 1;
 	return ret;
 }
 
-int agent_tpm_evict(struct agent_tpm *t, uint32_t handle)
+int att_esys_evict(struct att_esys *t, uint32_t handle)
 {
 	ESYS_TR h = ESYS_TR_NONE, none = ESYS_TR_NONE;
 	TSS2_RC rc;
@@ -610,21 +634,21 @@ int agent_tpm_evict(struct agent_tpm *t, uint32_t handle)
 	return ATT_OK;
 }
 
-int agent_tpm_ak_public(struct agent_tpm *t, struct att_buf *out)
+int att_esys_ak_public(struct att_esys *t, struct att_buf *out)
 {
 	if (t->ak == ESYS_TR_NONE)
 		return ATT_E_STATE;
 	return marshal_public(&t->ak_pub, out);
 }
 
-ESYS_TR agent_tpm_ak_handle(struct agent_tpm *t)
+ESYS_TR att_esys_ak_handle(struct att_esys *t)
 {
 	return t->ak;
 }
 
-int agent_tpm_quote(struct agent_tpm *t, const uint8_t *nonce, size_t nonce_len,
-		    const struct att_pcr_sel *sel, struct att_buf *attest,
-		    struct att_buf *sig)
+int att_esys_quote(struct att_esys *t, const uint8_t *nonce, size_t nonce_len,
+		   const struct att_pcr_sel *sel, struct att_buf *attest,
+		   struct att_buf *sig)
 {
 	TPMT_SIG_SCHEME scheme = {.scheme = TPM2_ALG_NULL};
 	TPML_PCR_SELECTION tsel;
@@ -668,7 +692,7 @@ int agent_tpm_quote(struct agent_tpm *t, const uint8_t *nonce, size_t nonce_len,
 }
 
 /* Reads the PCRs of one bank; the TPM returns at most 8 per call. */
-static int pcr_read_bank(struct agent_tpm *t, enum att_hash bank, uint32_t mask,
+static int pcr_read_bank(struct att_esys *t, enum att_hash bank, uint32_t mask,
 			 struct att_pcrs *pcrs)
 {
 	struct att_pcr_sel one = {0};
@@ -720,8 +744,8 @@ static int pcr_read_bank(struct agent_tpm *t, enum att_hash bank, uint32_t mask,
 	return mask ? ATT_E_TPM : ATT_OK;
 }
 
-int agent_tpm_pcr_read(struct agent_tpm *t, const struct att_pcr_sel *sel,
-		       struct att_pcrs *pcrs)
+int att_esys_pcr_read(struct att_esys *t, const struct att_pcr_sel *sel,
+		      struct att_pcrs *pcrs)
 {
 	unsigned int i;
 	int ret;
@@ -734,8 +758,8 @@ int agent_tpm_pcr_read(struct agent_tpm *t, const struct att_pcr_sel *sel,
 	return ATT_OK;
 }
 
-int agent_tpm_pcr_extend(struct agent_tpm *t, unsigned int pcr,
-			 enum att_hash bank, const uint8_t *digest)
+int att_esys_pcr_extend(struct att_esys *t, unsigned int pcr,
+			enum att_hash bank, const uint8_t *digest)
 {
 	const struct att_hash_info *hi = att_hash_info(bank);
 	TPML_DIGEST_VALUES v;
@@ -754,9 +778,9 @@ int agent_tpm_pcr_extend(struct agent_tpm *t, unsigned int pcr,
 	return ATT_OK;
 }
 
-int agent_tpm_activate(struct agent_tpm *t, enum agent_key_alg ek_alg,
-		       const struct att_cred *cred, uint8_t *out, size_t max,
-		       size_t *len)
+int att_esys_activate(struct att_esys *t, enum att_esys_key_alg ek_alg,
+		      const struct att_cred *cred, uint8_t *out, size_t max,
+		      size_t *len)
 {
 	TPM2B_DIGEST *info = NULL;
 	ESYS_TR sess = ESYS_TR_NONE;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * resultjson.c - a log check's result as JSON (see resultjson.h).
+ * check_json.c - a log check's result as JSON (see check_json.h).
  */
 #include <stdint.h>
 
@@ -8,11 +8,11 @@
 
 #include "attest/buf.h"
 #include "attest/check.h"
+#include "attest/check_json.h"
 #include "attest/codec.h"
 #include "attest/whitelist.h"
-#include "resultjson.h"
 
-struct json_object *ver_path_json(const char *p, size_t n)
+struct json_object *att_path_json(const char *p, size_t n)
 {
 	struct att_buf b;
 	struct json_object *o;
@@ -28,13 +28,13 @@ struct json_object *ver_path_json(const char *p, size_t n)
 }
 
 /* Layer i's name, or NULL when i names no layer. */
-static const char *layer_name(const struct ver_layers *l, int i)
+static const char *layer_name(const struct att_check_layers *l, int i)
 {
 	return l && i >= 0 && (size_t)i < l->n ? l->names[i] : NULL;
 }
 
 static struct json_object *layers_json(const struct att_check_result *cr,
-				       const struct ver_layers *l)
+				       const struct att_check_layers *l)
 {
 	struct json_object *arr = json_object_new_array(), *o;
 	size_t i;
@@ -54,8 +54,9 @@ static struct json_object *layers_json(const struct att_check_result *cr,
 	return arr;
 }
 
-static struct json_object *failures_json(const struct att_check_result *cr,
-					 const struct ver_layers *l)
+struct json_object *att_check_failures_json(const struct att_check_result *cr,
+					    unsigned int flags,
+					    const struct att_check_layers *l)
 {
 	struct json_object *arr = json_object_new_array();
 	size_t i;
@@ -66,13 +67,17 @@ static struct json_object *failures_json(const struct att_check_result *cr,
 
 		json_object_object_add(
 			o, "index", json_object_new_int64((int64_t)f->index));
+		if (flags & ATT_CHECK_JSON_PCR)
+			json_object_object_add(
+				o, "pcr", json_object_new_int((int)f->pcr));
 		json_object_object_add(o, "path",
-				       ver_path_json(f->path, f->path_len));
+				       att_path_json(f->path, f->path_len));
 		json_object_object_add(
 			o, "reason",
 			json_object_new_string(att_verdict_name(f->verdict)));
-		json_object_object_add(o, "detail",
-				       json_object_new_string(f->detail));
+		if (f->detail[0] || !(flags & ATT_CHECK_JSON_SOME_DETAIL))
+			json_object_object_add(
+				o, "detail", json_object_new_string(f->detail));
 		if (layer_name(l, f->layer))
 			json_object_object_add(
 				o, "layer",
@@ -83,9 +88,9 @@ static struct json_object *failures_json(const struct att_check_result *cr,
 	return arr;
 }
 
-void ver_check_result_json(struct json_object *o,
+void att_check_result_json(struct json_object *o,
 			   const struct att_check_result *cr, int with_compared,
-			   const struct ver_layers *layers)
+			   const struct att_check_layers *layers)
 {
 	json_object_object_add(o, "entries",
 			       json_object_new_int64((int64_t)cr->entries));
@@ -103,7 +108,8 @@ void ver_check_result_json(struct json_object *o,
 	json_object_object_add(
 		o, "failures_total",
 		json_object_new_int64((int64_t)cr->failures_total));
-	json_object_object_add(o, "failures", failures_json(cr, layers));
+	json_object_object_add(o, "failures",
+			       att_check_failures_json(cr, 0, layers));
 	if (layers && layers->n)
 		json_object_object_add(o, "layers", layers_json(cr, layers));
 }

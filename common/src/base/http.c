@@ -2,7 +2,7 @@
 /*
  * http.c - HTTPS to the verifier with libcurl.
  */
-#include "http.h"
+#include "attest/http.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +18,7 @@
  * The CA, certificate and key are read into memory when set, so that the
  * agent can drop its privileges afterwards and still present them.
  */
-struct agent_http {
+struct att_http {
 	char **urls;
 	size_t nurls, current;
 	struct att_buf ca, cert, key;
@@ -26,10 +26,10 @@ struct agent_http {
 	CURL *curl;
 };
 
-int agent_http_new(const char *const *urls, size_t nurls, const char *ca,
-		   struct agent_http **out)
+int att_http_new(const char *const *urls, size_t nurls, const char *ca,
+		 struct att_http **out)
 {
-	struct agent_http *h;
+	struct att_http *h;
 	size_t i;
 
 	if (!nurls || !ca)
@@ -47,12 +47,12 @@ int agent_http_new(const char *const *urls, size_t nurls, const char *ca,
 	h->curl = curl_easy_init();
 	h->timeout = 30;
 	if (!h->urls || !h->curl) {
-		agent_http_free(h);
+		att_http_free(h);
 		return ATT_E_NOMEM;
 	}
 	if (att_buf_read_file(&h->ca, ca, 1u << 20)) {
 		att_err("cannot read the verifier CA %s", ca);
-		agent_http_free(h);
+		att_http_free(h);
 		return ATT_E_IO;
 	}
 	for (i = 0; i < nurls; i++) {
@@ -61,7 +61,7 @@ int agent_http_new(const char *const *urls, size_t nurls, const char *ca,
 		h->urls[i] = strdup(urls[i]);
 		if (!h->urls[i]) {
 			h->nurls = i;
-			agent_http_free(h);
+			att_http_free(h);
 			return ATT_E_NOMEM;
 		}
 		/* base URLs without a trailing slash */
@@ -73,7 +73,7 @@ int agent_http_new(const char *const *urls, size_t nurls, const char *ca,
 	return ATT_OK;
 }
 
-void agent_http_free(struct agent_http *h)
+void att_http_free(struct att_http *h)
 {
 	size_t i;
 
@@ -90,8 +90,8 @@ void agent_http_free(struct agent_http *h)
 	free(h);
 }
 
-int agent_http_set_client_cert(struct agent_http *h, const char *cert,
-			       const char *key)
+int att_http_set_client_cert(struct att_http *h, const char *cert,
+			     const char *key)
 {
 	att_buf_release(&h->cert);
 	att_buf_wipe_release(&h->key);
@@ -108,7 +108,7 @@ int agent_http_set_client_cert(struct agent_http *h, const char *cert,
 	return ATT_OK;
 }
 
-void agent_http_set_timeout(struct agent_http *h, long seconds)
+void att_http_set_timeout(struct att_http *h, long seconds)
 {
 	h->timeout = seconds > 0 ? seconds : 30;
 }
@@ -122,16 +122,16 @@ static size_t on_body(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
-void agent_http_resp_release(struct agent_http_resp *r)
+void att_http_resp_release(struct att_http_resp *r)
 {
 	att_buf_release(&r->body);
 	r->status = 0;
 	r->url = NULL;
 }
 
-static int one_try(struct agent_http *h, size_t which, const char *method,
+static int one_try(struct att_http *h, size_t which, const char *method,
 		   const char *path, const void *body, size_t body_len,
-		   struct agent_http_resp *resp, CURLcode *cc)
+		   struct att_http_resp *resp, CURLcode *cc)
 {
 	struct curl_slist *hdr = NULL;
 	char *url;
@@ -149,8 +149,7 @@ static int one_try(struct agent_http *h, size_t which, const char *method,
 	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https");
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
 	{
-		struct curl_blob ca = { h->ca.data, h->ca.len,
-					CURL_BLOB_NOCOPY };
+		struct curl_blob ca = {h->ca.data, h->ca.len, CURL_BLOB_NOCOPY};
 
 		/* The pinned CA is the only trust anchor. */
 		curl_easy_setopt(c, CURLOPT_CAINFO, NULL);
@@ -161,10 +160,10 @@ static int one_try(struct agent_http *h, size_t which, const char *method,
 	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
 	curl_easy_setopt(c, CURLOPT_SSLVERSION, (long)CURL_SSLVERSION_TLSv1_2);
 	if (h->cert.len) {
-		struct curl_blob cb = { h->cert.data, h->cert.len,
-					CURL_BLOB_NOCOPY };
-		struct curl_blob kb = { h->key.data, h->key.len,
-					CURL_BLOB_NOCOPY };
+		struct curl_blob cb = {h->cert.data, h->cert.len,
+				       CURL_BLOB_NOCOPY};
+		struct curl_blob kb = {h->key.data, h->key.len,
+				       CURL_BLOB_NOCOPY};
 
 		curl_easy_setopt(c, CURLOPT_SSLCERT_BLOB, &cb);
 		curl_easy_setopt(c, CURLOPT_SSLCERTTYPE, "PEM");
@@ -197,15 +196,15 @@ static int one_try(struct agent_http *h, size_t which, const char *method,
 	return ATT_OK;
 }
 
-int agent_http_request(struct agent_http *h, const char *method,
-		       const char *path, const void *body, size_t body_len,
-		       struct agent_http_resp *resp)
+int att_http_request(struct att_http *h, const char *method, const char *path,
+		     const void *body, size_t body_len,
+		     struct att_http_resp *resp)
 {
 	size_t i;
 	int rc;
 
 	if (!resp->body.max)
-		att_buf_init(&resp->body, AGENT_HTTP_MAX_BODY);
+		att_buf_init(&resp->body, ATT_HTTP_MAX_BODY);
 	for (i = 0; i < h->nurls; i++) {
 		size_t which = (h->current + i) % h->nurls;
 		CURLcode cc;
@@ -231,15 +230,15 @@ int agent_http_request(struct agent_http *h, const char *method,
 	return ATT_E_NET;
 }
 
-void agent_backoff_init(struct agent_backoff *b, unsigned int base_ms,
-			unsigned int max_ms)
+void att_backoff_init(struct att_backoff *b, unsigned int base_ms,
+		      unsigned int max_ms)
 {
 	b->attempt = 0;
 	b->base_ms = base_ms ? base_ms : 1000;
 	b->max_ms = max_ms >= b->base_ms ? max_ms : b->base_ms;
 }
 
-unsigned int agent_backoff_next(struct agent_backoff *b)
+unsigned int att_backoff_next(struct att_backoff *b)
 {
 	uint64_t cap = b->base_ms;
 	uint32_t r = 0;
@@ -257,7 +256,7 @@ unsigned int agent_backoff_next(struct agent_backoff *b)
 	return (unsigned int)(r % (cap + 1));
 }
 
-void agent_backoff_reset(struct agent_backoff *b)
+void att_backoff_reset(struct att_backoff *b)
 {
 	b->attempt = 0;
 }

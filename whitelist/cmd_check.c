@@ -14,6 +14,7 @@
 
 #include "attest/buf.h"
 #include "attest/check.h"
+#include "attest/check_json.h"
 #include "attest/codec.h"
 #include "attest/err.h"
 #include "attest/ima.h"
@@ -399,8 +400,7 @@ static void print_json(const struct check_args *a,
 		       const struct att_check_result *res,
 		       struct json_object *uefi)
 {
-	struct json_object *o = json_object_new_object(), *fails, *counts;
-	size_t i;
+	struct json_object *o = json_object_new_object(), *counts;
 	int v;
 
 	json_object_object_add(
@@ -434,29 +434,11 @@ static void print_json(const struct check_args *a,
 				counts, att_verdict_name((enum att_verdict)v),
 				json_object_new_int64((int64_t)res->counts[v]));
 	json_object_object_add(o, "verdicts", counts);
-	fails = json_object_new_array();
-	for (i = 0; i < res->nfailures; i++) {
-		const struct att_check_failure *f = &res->failures[i];
-		struct json_object *fo = json_object_new_object();
-		char *p = escaped(f->path, f->path_len);
-
-		json_object_object_add(
-			fo, "index", json_object_new_int64((int64_t)f->index));
-		json_object_object_add(fo, "pcr",
-				       json_object_new_int((int)f->pcr));
-		json_object_object_add(fo, "path",
-				       json_object_new_string(p ? p : ""));
-		json_object_object_add(
-			fo, "reason",
-			json_object_new_string(att_verdict_name(f->verdict)));
-		if (f->detail[0])
-			json_object_object_add(
-				fo, "detail",
-				json_object_new_string(f->detail));
-		json_object_array_add(fails, fo);
-		free(p);
-	}
-	json_object_object_add(o, "failures", fails);
+	json_object_object_add(
+		o, "failures",
+		att_check_failures_json(
+			res, ATT_CHECK_JSON_PCR | ATT_CHECK_JSON_SOME_DETAIL,
+			NULL));
 	if (res->lattice.loaded || res->lattice.gap)
 		json_object_object_add(o, "lattice",
 				       att_lat_state_json(&res->lattice, NULL));
