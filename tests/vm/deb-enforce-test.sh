@@ -210,26 +210,13 @@ enforce_stage() {
 		"$W" create --rootfs "$st" --no-progress -o "$D/wl-rootfs.json"
 }
 # agent_install STAGE: `apt install ./attest-agent_*.deb` in the staged tree
-# (chroot, before the first boot, as the labels are applied; apt pulls the
-# TPM libraries from the guest's own sources, the archive this host uses:
-# the same as in a booted guest, without its minutes under TCG); the lists
-# and the downloaded packages are removed again. The chroot uses this
-# host's DNS for the time of the install.
+# (debian.sh's deb_stage_apt: in a chroot before the first boot, as the
+# labels are applied; apt pulls the TPM libraries from the archive)
 agent_install() {
-	st=$1
-	cp "$st/etc/resolv.conf" "$D/resolv.conf.guest" &&
-		cp -L /etc/resolv.conf "$st/etc/resolv.conf" &&
-		cp "$AGENT_DEB" "$st/root/" || return 1
-	rc=0
-	chroot "$st" apt-get -q -o Acquire::Languages=none update || rc=1
-	[ $rc = 0 ] && { chroot "$st" env DEBIAN_FRONTEND=noninteractive \
-		apt-get install -y -q --no-install-recommends "/root/${AGENT_DEB##*/}" || rc=1; }
-	chroot "$st" apt-get clean
-	rm -rf "$st/var/lib/apt/lists/"* "$st/root/${AGENT_DEB##*/}"
-	cp "$D/resolv.conf.guest" "$st/etc/resolv.conf" || rc=1
-	[ $rc = 0 ] && [ -x "$st/usr/bin/attest-agent" ] &&
-		[ -L "$st/etc/systemd/system/multi-user.target.wants/attest-agent.service" ] &&
-		grep -q '^attest-agent:' "$st/etc/passwd"
+	deb_stage_apt "$1" "" "$AGENT_DEB" &&
+		[ -x "$1/usr/bin/attest-agent" ] &&
+		[ -L "$1/etc/systemd/system/multi-user.target.wants/attest-agent.service" ] &&
+		grep -q '^attest-agent:' "$1/etc/passwd"
 }
 s=$(date +%s)
 if DEB_STAGE_HOOK=enforce_stage deb_image "$O/vm/debian" "$O/vm/debian/enforce.img" >"$D/image.log" 2>&1; then
@@ -444,6 +431,11 @@ check_guest() {
 		g "$tag" 'tail -n 30 /var/log/apt/term.log; dmesg | grep slim: | tail -n 20' || true
 		ko "${tag}_apt_install_signed" "apt could not install slim-hello" "$D/$tag.out"
 	fi
+	# what slim.ko measured in this boot, kept for reading (the agent's
+	# list; the verifier's last result is in TAG.agent.json)
+	gv "$tag" 'cat /sys/kernel/security/slim/ascii_runtime_measurements' >"$D/$tag.slim-list"
+	grep -q '/tmp/#' "$D/$tag.slim-list" &&
+		note "$tag: anonymous temporary files measured: $(grep -n '/tmp/#' "$D/$tag.slim-list" | cut -d: -f1 | tr '\n' ' ')(entries of $D/$tag.slim-list)"
 	gv "$tag" 'cat /sys/kernel/security/slim/counters' >"$D/$tag.counters"
 	gv "$tag" 'dmesg | grep "slim: \(denied\|demoted\|permissive\)"' >"$D/$tag.denials"
 	note "$tag: $(grep -E '^(demotions_ip_receive|guard_reads|denied_write_up|permissive_would_deny) ' "$D/$tag.counters" | tr '\n' ' ')"

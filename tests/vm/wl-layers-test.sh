@@ -88,6 +88,20 @@ demo() { # VERSION: attest-demo_VERSION_all.deb into the repository
 	printf 'Package: attest-demo\nVersion: %s\nArchitecture: all\nMaintainer: t <t@example.org>\nDescription: demo\n' "$1" >"$D/demo-$1/DEBIAN/control"
 	printf '#!/bin/sh\necho attest-demo %s\n' "$1" >"$D/demo-$1/usr/bin/attest-demo"
 	chmod 755 "$D/demo-$1/usr/bin/attest-demo"
+	if [ "$1" != 1.0 ]; then
+		# a maintainer script: dpkg runs it as root (IMA measures it under
+		# /var/lib/dpkg/info/attest-demo.postinst), it reads the binary
+		# the upgrade brought and records the version it replaced
+		cat >"$D/demo-$1/DEBIAN/postinst" <<'PEOF'
+#!/bin/sh
+set -e
+if [ "$1" = configure ]; then
+	mkdir -p /var/lib/attest-demo
+	echo "$(/usr/bin/attest-demo) upgraded from ${2:-nothing}" >/var/lib/attest-demo/upgrade
+fi
+PEOF
+		chmod 755 "$D/demo-$1/DEBIAN/postinst"
+	fi
 	dpkg-deb -Zxz --root-owner-group --build "$D/demo-$1" "$D/repo/pool/attest-demo_${1}_all.deb" >/dev/null
 }
 sign_repo() {
@@ -200,11 +214,19 @@ demo 1.1 && sign_repo &&
 	"$W" create --apt-repo "$D/repo" --keyring "$D/repo-key.gpg" --no-progress -o "$D/local.json" 2>"$D/local.err" &&
 	fleet_ctl put-whitelist local "$D/local.json" >"$D/put.json" 2>&1
 note "1.1 published, layer regenerated and uploaded in $(($(date +%s) - s))s: $(tr -d '\n ' <"$D/put.json" | cut -c1-80)"
-g "$APT update && DEBIAN_FRONTEND=noninteractive $APT install -y attest-demo && dpkg-query -W attest-demo"
+g "$APT update && DEBIAN_FRONTEND=noninteractive $APT install -y attest-demo && dpkg-query -W attest-demo && cat /var/lib/attest-demo/upgrade"
 if grep -q 'attest-demo.1\.1' "$D/out" && judge guest "$D/through.txt"; then
 	ok upgrade_trusted
 else
 	ko upgrade_trusted "after apt-get install 1.1: $(fails "$D/through.txt" 2>/dev/null | head -n 20 | tr '\n' ';')" "$D/out" "$D/through.txt"
+fi
+# 1.1's postinst ran (it wrote what it saw) and was measured, and the
+# regenerated repository layer is what allowed it
+if grep -q '^attest-demo 1.1 upgraded from 1.0' "$D/out" &&
+	grep -q ' allowed local /var/lib/dpkg/\(info/attest-demo\.\|tmp\.ci/\)postinst$' "$D/through.txt"; then
+	ok postinst_trusted
+else
+	ko postinst_trusted "the postinst did not run, was not measured or not allowed by the local layer" "$D/out" "$D/through.txt"
 fi
 g "attest-demo"
 if grep -q 'attest-demo 1.1' "$D/out" && judge guest "$D/v2.txt"; then
@@ -214,10 +236,11 @@ else
 	ko new_binary_trusted "running 1.1: $(fails "$D/v2.txt" 2>/dev/null | head -n 20 | tr '\n' ';')" "$D/out" "$D/v2.txt"
 fi
 # control: the same list against the layers with the old local layer
-if ! judge guest-old "$D/old.txt" && fails "$D/old.txt" | grep -q 'hash-mismatch local-1 /usr/bin/attest-demo$'; then
+if ! judge guest-old "$D/old.txt" && fails "$D/old.txt" | grep -q 'hash-mismatch local-1 /usr/bin/attest-demo$' &&
+	fails "$D/old.txt" | grep -q 'unknown-path - /var/lib/dpkg/\(info/attest-demo\.\|tmp\.ci/\)postinst$'; then
 	ok old_layer_refuses
 else
-	ko old_layer_refuses "the old local layer did not refuse 1.1's binary" "$D/old.txt"
+	ko old_layer_refuses "the old local layer did not refuse 1.1's binary and postinst" "$D/old.txt"
 fi
 
 # 8. a binary that came from no package
