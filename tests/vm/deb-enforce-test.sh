@@ -435,7 +435,7 @@ check_guest() {
 	# list; the verifier's last result is in TAG.agent.json)
 	gv "$tag" 'cat /sys/kernel/security/slim/ascii_runtime_measurements' >"$D/$tag.slim-list"
 	grep -q '/tmp/#' "$D/$tag.slim-list" &&
-		note "$tag: anonymous temporary files measured: $(grep -n '/tmp/#' "$D/$tag.slim-list" | cut -d: -f1 | tr '\n' ' ')(entries of $D/$tag.slim-list)"
+		note "$tag: anonymous temporary files measured (entry: the paths before and after it): $(awk '{ p[NR] = $5 } END { for (i = 1; i <= NR; i++) if (p[i] ~ /^\/tmp\/#/) printf "%d: %s %s [%s] %s %s; ", i - 1, p[i-2], p[i-1], p[i], p[i+1], p[i+2] }' "$D/$tag.slim-list")"
 	gv "$tag" 'cat /sys/kernel/security/slim/counters' >"$D/$tag.counters"
 	gv "$tag" 'dmesg | grep "slim: \(denied\|demoted\|permissive\)"' >"$D/$tag.denials"
 	note "$tag: $(grep -E '^(demotions_ip_receive|guard_reads|denied_write_up|permissive_would_deny) ' "$D/$tag.counters" | tr '\n' ' ')"
