@@ -5,8 +5,9 @@
 # with slim.ko of each kernel of VM_KERNELS, deploy/slim's modules-load.d
 # and modprobe.d (mode=enforce: loaded by systemd-modules-load, no
 # initramfs), and every file and directory labeled offline on the host with
-# `slimctl label --root STAGE --offline deploy/slim/debian.policy` plus two
-# lines for the test daemon (its script and its state UNTRUSTED PUBLIC).
+# `slimctl label --root STAGE --offline deploy/slim/debian.policy` plus
+# deploy/slim/attest-agent.policy and two lines for the test daemon (its
+# script and its state UNTRUSTED PUBLIC).
 # One boot per kernel, both at once. Judged over ssh and on the host:
 #   the host reaches multi-user.target in enforce mode with no failed unit;
 #   an ssh login gets a SYSTEM shell; the network-facing daemon slim-testd
@@ -129,13 +130,14 @@ else
 	finish
 fi
 
-# 2b. the project's Debian packages (mk/deb.sh keeps its build tree in
+# 2b. the project's Debian packages (debian.sh's deb_packages: mk/deb.sh,
+# unless they are newer than their sources; it keeps its build tree in
 # O/deb: `make check`'s deb suite built the same version a moment ago)
 s=$(date +%s)
 AGENT_DEB=$O/deb/$CUR/attest-agent_${CUR}_amd64.deb
-if "$VM_SRC/mk/deb.sh" "$VM_SRC" "$O/deb" >"$D/deb.log" 2>&1 && [ -f "$AGENT_DEB" ]; then
+if deb_packages "$VM_SRC" "$O" >"$D/deb.log" 2>&1 && [ -f "$AGENT_DEB" ]; then
 	ok packages
-	note "mk/deb.sh $CUR in $(($(date +%s) - s))s"
+	note "packages $CUR in $(($(date +%s) - s))s ($(grep -q 'not built again' "$D/deb.log" && echo 'up to date' || echo 'mk/deb.sh'))"
 else
 	ko packages "mk/deb.sh failed" "$D/deb.log"
 	finish
@@ -179,7 +181,8 @@ fi
 # DEB_ENFORCE_POLICY: another labeling policy instead of deploy/slim's (to
 # see what fails without a rule; not a way to pass)
 POLICY=$D/policy
-cat "${DEB_ENFORCE_POLICY:-$VM_SRC/deploy/slim/debian.policy}" - >"$POLICY" <<'EOF'
+# deploy/slim/attest-agent.policy: the agent's rule (the guests run it)
+cat "${DEB_ENFORCE_POLICY:-$VM_SRC/deploy/slim/debian.policy}" "$VM_SRC/deploy/slim/attest-agent.policy" - >"$POLICY" <<'EOF'
 # the test daemon: network-facing, at its final level from its start
 /usr/local/sbin/slim-testd              UNTRUSTED PUBLIC
 /var/lib/slim-testd                     UNTRUSTED PUBLIC

@@ -12,6 +12,7 @@
 #   deb_ssh G CMD...          runs CMD in the guest as root (its status)
 #   deb_put G FILE... DEST    copies files into the guest
 #   deb_stop G                powers the guest off (kills it after 120 s)
+#   deb_packages SRC O        the project's .debs in O/deb/VERSION (mk/deb.sh)
 #   deb_stage_apt STAGE KEEP PKG.deb...  apt installs local packages in a
 #                             staged tree (chroot), before the first boot
 #
@@ -205,6 +206,21 @@ deb_stage_apt() {
 	rm -rf "$sa_st/var/lib/apt/lists/"* "$sa_st/root/deb-stage"
 	mv "$sa_st/etc/resolv.conf.deb-stage" "$sa_st/etc/resolv.conf" || sa_rc=1
 	return $sa_rc
+}
+
+# deb_packages SRC O: the project's Debian packages of SRC's version in
+# O/deb/VERSION/ (mk/deb.sh, as `make deb`), built again only when a file
+# of SRC they are made from is newer than the attest-agent .deb there
+# (make check's deb suite has just built them); prints what it did
+deb_packages() {
+	dp_ver=$(cat "$1/VERSION")
+	dp_deb=$2/deb/$dp_ver/attest-agent_${dp_ver}_amd64.deb
+	if [ -f "$dp_deb" ] && [ -z "$(cd "$1" && find agent common debian deploy kernel mk schemas \
+		slimctl verifier Makefile VERSION -newer "$dp_deb" -print 2>/dev/null | head -n 1)" ]; then
+		echo "deb: $dp_deb is newer than the files it is built from: not built again"
+		return 0
+	fi
+	"$1/mk/deb.sh" "$1" "$2/deb"
 }
 
 # deb_free_port: a TCP port free on 127.0.0.1 now

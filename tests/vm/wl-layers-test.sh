@@ -92,11 +92,12 @@ agent_after() {
 }
 agent_reasons() { python3 -c 'import json, sys; print(";".join((json.load(open(sys.argv[1])).get("last_result") or {}).get("reasons", [])))' "$D/agent.json" 2>/dev/null; }
 
-# 0. the project's packages (mk/deb.sh; make check's deb suite built them)
+# 0. the project's packages (debian.sh's deb_packages: mk/deb.sh unless they
+# are newer than their sources; make check's deb suite built them)
 s=$(date +%s)
-if "$VM_SRC/mk/deb.sh" "$VM_SRC" "$O/deb" >"$D/deb.log" 2>&1 && [ -f "$AGENT_DEB" ]; then
+if deb_packages "$VM_SRC" "$O" >"$D/deb.log" 2>&1 && [ -f "$AGENT_DEB" ]; then
 	ok packages
-	note "mk/deb.sh $CUR in $(($(date +%s) - s))s"
+	note "packages $CUR in $(($(date +%s) - s))s ($(grep -q 'not built again' "$D/deb.log" && echo 'up to date' || echo 'mk/deb.sh'))"
 else
 	ko packages "mk/deb.sh failed" "$D/deb.log"
 	finish
