@@ -181,8 +181,11 @@ fi
 # DEB_ENFORCE_POLICY: another labeling policy instead of deploy/slim's (to
 # see what fails without a rule; not a way to pass)
 POLICY=$D/policy
-# deploy/slim/attest-agent.policy: the agent's rule (the guests run it)
-cat "${DEB_ENFORCE_POLICY:-$VM_SRC/deploy/slim/debian.policy}" "$VM_SRC/deploy/slim/attest-agent.policy" - >"$POLICY" <<'EOF'
+# deploy/slim/attest-agent.policy: the agent's rule (the guests run it);
+# DEB_ENFORCE_AGENT_POLICY: another file instead (e.g. /dev/null, to see
+# what fails without the agent's guard; not a way to pass)
+cat "${DEB_ENFORCE_POLICY:-$VM_SRC/deploy/slim/debian.policy}" \
+	"${DEB_ENFORCE_AGENT_POLICY:-$VM_SRC/deploy/slim/attest-agent.policy}" - >"$POLICY" <<'EOF'
 # the test daemon: network-facing, at its final level from its start
 /usr/local/sbin/slim-testd              UNTRUSTED PUBLIC
 /var/lib/slim-testd                     UNTRUSTED PUBLIC
@@ -242,7 +245,7 @@ fi
 #    for ioctl 0x5401 (TCGETS: isatty() on every .pyc it imports), which
 #    the module counts as a writing ioctl on a file up in integrity;
 #  - attest.violations "allow" for the kernels of DEB_ENFORCE_VIOLATIONS
-#    (default 6.12): there systemd's pidfds (pidfs) are measured and give
+#    (default 6.12): there pidfds (pidfs files) are measured and give
 #    open-writers violations `anon_inode:[pidfd]`; 6.1 has none and its
 #    whitelist fails on any violation.
 DEB_ENFORCE_VIOLATIONS=${DEB_ENFORCE_VIOLATIONS-6.12}
