@@ -367,7 +367,7 @@ check_guest() {
 	# demotion, by name), then the whitelist that accepts it (the verifier
 	# judges again from the last trusted state: from the list's start)
 	id=debian-$tag
-	if agent_wait "$tag" 'a.get("id") == sys.argv[2]' 300 &&
+	if agent_wait "$tag" 'a.get("id") == sys.argv[2] and (a.get("enrolled_at") or 0) > 0' 300 &&
 		fleet_ctl assign "$id" "deb-enforce-$tag-strict" >"$D/$tag.assign" 2>&1; then
 		ok "${tag}_agent_enrolled"
 		note "$tag: agent enrolled $(($(date +%s) - sa))s after systemctl restart"

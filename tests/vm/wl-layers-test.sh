@@ -238,10 +238,15 @@ fi
 sa=$(date +%s)
 tar -C "$D/site-extra" -cf - etc | deb_ssh "$G" "tar -C / -xf - && systemctl restart attest-agent" >"$D/out" 2>&1
 end=$(($(date +%s) + 300))
-while [ -z "$(agent_state id)" ] && [ "$(date +%s)" -lt "$end" ]; do
+# enrolled: the credential activated, the certificate issued (enrolled_at)
+enrolled() {
+	ea=$(agent_state enrolled_at)
+	[ -n "$ea" ] && [ "$ea" -gt 0 ] 2>/dev/null
+}
+while ! enrolled && [ "$(date +%s)" -lt "$end" ]; do
 	sleep 2
 done
-if [ -n "$(agent_state id)" ] && fleet_ctl assign wl-layers guest >>"$D/upload.log" 2>&1; then
+if enrolled && fleet_ctl assign wl-layers guest >>"$D/upload.log" 2>&1; then
 	ok agent_enrolled
 	note "agent enrolled $(($(date +%s) - sa))s after systemctl restart"
 else
