@@ -132,7 +132,8 @@ install: all
 	# slim.ko at boot in enforce mode, and the Debian labeling policy
 	# (docs/enforce-debian.md); an existing file is never overwritten
 	install -d $(DESTDIR)$(PREFIX)/share/attest/slim
-	install -m 0644 $(DEPLOY)/slim/debian.policy $(DESTDIR)$(PREFIX)/share/attest/slim/
+	install -m 0644 $(DEPLOY)/slim/debian.policy $(DEPLOY)/slim/attest-agent.policy \
+		$(DESTDIR)$(PREFIX)/share/attest/slim/
 	for c in modules-load.d modprobe.d; do \
 		install -d $(DESTDIR)$(SYSCONFDIR)/$$c; \
 		if [ -e $(DESTDIR)$(SYSCONFDIR)/$$c/slim.conf ]; then \

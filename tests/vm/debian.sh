@@ -12,6 +12,9 @@
 #   deb_ssh G CMD...          runs CMD in the guest as root (its status)
 #   deb_put G FILE... DEST    copies files into the guest
 #   deb_stop G                powers the guest off (kills it after 120 s)
+#   deb_packages SRC O        the project's .debs in O/deb/VERSION (mk/deb.sh)
+#   deb_stage_apt STAGE KEEP PKG.deb...  apt installs local packages in a
+#                             staged tree (chroot), before the first boot
 #
 # Settings (environment):
 #   DEB_SUITE     bookworm
@@ -173,6 +176,52 @@ deb_image() {
 	mkfs.ext4 -q -F -L debian-root -d "$stage" "$img" "$size" >"$im_dir/mkfs.log" 2>&1 ||
 		{ cat "$im_dir/mkfs.log" >&2; return 1; }
 	rm -rf "$stage"
+}
+
+# deb_stage_apt STAGE KEEP PKG.deb...: `apt-get install ./PKG.deb...` in a
+# chroot of a staged tree (a DEB_STAGE_HOOK: before the first boot, at this
+# host's speed instead of minutes under TCG); apt pulls the dependencies
+# from the tree's own sources (the archive), with this host's DNS for the
+# time of the install. The .debs apt downloaded are copied to KEEP (when
+# not empty: a whitelist from dpkg's status needs them); the lists, the
+# downloads and the given packages are removed from the tree again.
+deb_stage_apt() {
+	sa_st=$1
+	sa_keep=$2
+	shift 2
+	cp "$sa_st/etc/resolv.conf" "$sa_st/etc/resolv.conf.deb-stage" &&
+		cp -L /etc/resolv.conf "$sa_st/etc/resolv.conf" &&
+		mkdir -p "$sa_st/root/deb-stage" &&
+		cp "$@" "$sa_st/root/deb-stage/" || return 1
+	sa_rc=0
+	chroot "$sa_st" apt-get -q -o Acquire::Languages=none update || sa_rc=1
+	[ $sa_rc = 0 ] && { chroot "$sa_st" sh -c 'DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends /root/deb-stage/*.deb' || sa_rc=1; }
+	if [ $sa_rc = 0 ] && [ -n "$sa_keep" ]; then
+		mkdir -p "$sa_keep" &&
+			for f in "$sa_st"/var/cache/apt/archives/*.deb; do
+				[ -f "$f" ] && cp "$f" "$sa_keep/"
+			done
+	fi
+	chroot "$sa_st" apt-get clean
+	rm -rf "$sa_st/var/lib/apt/lists/"* "$sa_st/root/deb-stage"
+	mv "$sa_st/etc/resolv.conf.deb-stage" "$sa_st/etc/resolv.conf" || sa_rc=1
+	return $sa_rc
+}
+
+# deb_packages SRC O: the project's Debian packages of SRC's version in
+# O/deb/VERSION/ (mk/deb.sh, as `make deb`), built again only when a file
+# of SRC they are made from is newer than the attest-agent .deb there
+# (make check's deb suite has just built them); prints what it did
+deb_packages() {
+	dp_ver=$(cat "$1/VERSION")
+	dp_deb=$2/deb/$dp_ver/attest-agent_${dp_ver}_amd64.deb
+	if [ -f "$dp_deb" ] && [ -z "$(cd "$1" && find agent common debian deploy kernel mk schemas \
+		slimctl verifier Makefile VERSION -newer "$dp_deb" -print 2>/dev/null | head -n 1)" ]; then
+		echo "deb: $dp_deb is newer than the files it is built from: not built again"
+		return 0
+	fi
+	"$1/mk/deb.sh" "$1" "$2/deb"
 }
 
 # deb_free_port: a TCP port free on 127.0.0.1 now
