@@ -84,6 +84,14 @@ int slim_file_open(struct file *file)
 	/* the open of an executable is the bprm check's business */
 	if (file->f_flags & __FMODE_EXEC)
 		return 0;
+	/*
+	 * an anonymous temporary file (O_TMPFILE) is being made by this open:
+	 * empty, nameless ("/tmp/#INO (deleted)", which no whitelist can
+	 * name), holding only what its maker will write. apt makes two at
+	 * every update. Executing it or opening it again is measured.
+	 */
+	if (file->f_flags & __O_TMPFILE)
+		return 0;
 
 	inode = file_inode(file);
 	if (file->f_mode & FMODE_READ)
