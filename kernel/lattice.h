@@ -123,7 +123,7 @@ void slim_obj_forget(const void *obj);
 
 /* lattice_inode.c: inode labels */
 void slim_inode_state_exit(void);
-void slim_inode_level_strict(const struct inode *inode, struct slim_level *out);
+bool slim_inode_level_strict(const struct inode *inode, struct slim_level *out);
 enum slim_label_source slim_inode_level(const struct inode *inode,
 					struct slim_level *out);
 enum slim_label_source slim_inode_load(struct dentry *dentry,

@@ -4,7 +4,8 @@
  * write to the directory (as in LOMAC). A task may not create, link,
  * symlink, mknod, mkdir or rename into, nor unlink, rmdir or rename out
  * of, a directory of higher integrity: EACCES, counted in denied_write_up,
- * logged, and a `refused` lattice record naming the entry.
+ * logged, and a `refused` lattice record naming the entry (when the
+ * directory's label is known, not when it only counts as SYSTEM).
  *
  * Directories are labeled like files (security.slim, slimctl label). The
  * rules run in atomic context (ftrace callbacks) and decide from the cached
@@ -50,6 +51,7 @@ static bool slim_dir_labeled(const struct inode *dir)
 int slim_dir_write(struct inode *dir, struct dentry *dentry)
 {
 	struct slim_level t, obj;
+	bool known;
 	int rc;
 
 	if (!slim_lattice_on() || !slim_lattice_task() ||
@@ -58,13 +60,19 @@ int slim_dir_write(struct inode *dir, struct dentry *dentry)
 	t = slim_task_level(current);
 	if (t.integ == SLIM_I_SYSTEM || slim_dir_shared(dir))
 		return 0;
-	slim_inode_level_strict(dir, &obj);
+	known = slim_inode_level_strict(dir, &obj);
 	if (obj.integ <= t.integ)
 		return 0;
 	rc = slim_deny(SLIM_RULE_DIR, NULL, dentry, &t, &obj);
-	/* a lower task trying to plant or remove a name up: the verifier sees it */
-	slim_event_refused("change a directory up in integrity", NULL, dentry,
-			   &t);
+	/*
+	 * a lower task trying to plant or remove a name up: the verifier sees
+	 * it. Not when the directory's label was never read (refused only to
+	 * fail closed: it may be the task's own directory, on its first
+	 * O_CREAT open of a file that exists).
+	 */
+	if (known)
+		slim_event_refused("change a directory up in integrity", NULL,
+				   dentry, &t);
 	return rc;
 }
 

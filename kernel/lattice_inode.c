@@ -73,7 +73,7 @@ enum slim_label_source slim_inode_level(const struct inode *inode,
  * cached label; a label not seen since the module loaded may be in an
  * xattr that cannot be read here, so it counts as SYSTEM integrity.
  */
-void slim_inode_level_strict(const struct inode *inode, struct slim_level *out)
+bool slim_inode_level_strict(const struct inode *inode, struct slim_level *out)
 {
 	struct slim_inode *e;
 
@@ -85,6 +85,7 @@ void slim_inode_level_strict(const struct inode *inode, struct slim_level *out)
 	else
 		out->integ = SLIM_I_SYSTEM;
 	rcu_read_unlock();
+	return e;
 }
 
 void slim_inode_set(const struct inode *inode, const struct slim_level *l,
